@@ -1,0 +1,66 @@
+# Two commands do all set-up on a fresh Debian or Raspberry Pi OS machine:
+#   make run    — the companion (ARGS="..." passes options, e.g. ARGS="--seed 7")
+#   make test   — lint, type checks and the whole test suite
+# Each creates .venv and installs whatever is missing, system packages included.
+
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+ARGS ?=
+
+.PHONY: run test lint typecheck bench clean system-packages
+
+run: $(STAMP)
+	$(BIN)/battleline-companion $(ARGS)
+
+test: $(STAMP)
+	$(BIN)/ruff check companion vision hardware firmware tests
+	$(BIN)/mypy --strict companion/rules
+	$(BIN)/mypy companion vision hardware
+	$(BIN)/python -m pytest $(ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check companion vision hardware firmware tests
+
+typecheck: $(STAMP)
+	$(BIN)/mypy --strict companion/rules
+	$(BIN)/mypy companion vision hardware
+
+bench: $(STAMP)
+	$(BIN)/battleline-companion bench rules
+
+# On a Raspberry Pi the venv sees the apt-installed picamera2 and lgpio, which
+# are built against the system's libcamera and kernel and do not come from PyPI.
+IS_PI := $(shell grep -qs 'Raspberry Pi' /proc/device-tree/model && echo yes)
+
+$(STAMP): pyproject.toml
+	@$(MAKE) --no-print-directory system-packages
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(if $(IS_PI),--system-site-packages) $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $@
+
+# Installs only what is missing, and says what and why before it does.
+system-packages:
+	@missing=""; \
+	$(PYTHON) -c 'import venv, ensurepip' 2>/dev/null || missing="$$missing python3-venv python3-pip"; \
+	/sbin/ldconfig -p 2>/dev/null | grep -q 'libGL.so.1 ' || missing="$$missing libgl1"; \
+	/sbin/ldconfig -p 2>/dev/null | grep -q 'libglib-2.0.so.0 ' || missing="$$missing libglib2.0-0"; \
+	if [ -n "$(IS_PI)" ]; then \
+	  for p in python3-picamera2 python3-lgpio; do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	  done; \
+	fi; \
+	if [ -n "$$missing" ]; then \
+	  if ! command -v apt-get >/dev/null; then \
+	    echo "Missing system packages:$$missing — install them with your package manager and run again."; exit 1; \
+	  fi; \
+	  echo "Installing missing system packages:$$missing (OpenCV needs libGL/GLib; the Pi's camera and GPIO come from apt)"; \
+	  sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
+	  $$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
