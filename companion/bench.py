@@ -14,7 +14,9 @@ TARGETS: dict[str, str] = {
 
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in TARGETS:
-        print(f"usage: battleline-companion bench {{{','.join(TARGETS)}}} [OPTIONS]", file=sys.stderr)
+        print(
+            f"usage: battleline-companion bench {{{','.join(TARGETS)}}} [OPTIONS]", file=sys.stderr
+        )
         return 2
     result: int = importlib.import_module(TARGETS[argv[0]]).main(argv[1:])
     return result

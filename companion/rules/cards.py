@@ -213,7 +213,9 @@ def parse_card(token: str) -> Card:
 def parse_terrain(token: str) -> Terrain:
     """The terrain battlefield a token names (case-insensitive)."""
     if not isinstance(token, str):
-        raise NotationError("terrain", f"expected a terrain token string, got {type(token).__name__}")
+        raise NotationError(
+            "terrain", f"expected a terrain token string, got {type(token).__name__}"
+        )
     terrain = _TERRAIN_BY_TOKEN.get(token.strip().upper())
     if terrain is None:
         raise NotationError("terrain", f"{token!r} is not a terrain token")
