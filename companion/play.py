@@ -1,0 +1,114 @@
+"""``battleline-companion [play]``: a seeded bot-vs-bot game (or match) in the terminal.
+
+Prints each turn, each claim with its ruling, the final table and the result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from companion.bots import BOTS, Bot
+from companion.rules.actions import Action, Chance, Claim, Draw, EndTurn
+from companion.rules.claims import Ruling
+from companion.rules.formations import Strength
+from companion.rules.game import Dealer, GameState, Outcome
+from companion.rules.position import PLAYERS, Player, Position
+
+
+def describe_strength(strength: Strength | None) -> str:
+    if strength is None:
+        return "incomplete"
+    return f"{strength.formation.token} {strength.total}"
+
+
+def describe_ruling(ruling: Ruling) -> str:
+    verdict = "granted" if ruling.granted else "refused"
+    text = f"{verdict}: {ruling.reason.value} ({describe_strength(ruling.strength)})"
+    if ruling.counterexample:
+        text += f"; the opponent could add {' '.join(t.token for t in ruling.counterexample)}"
+    return text
+
+
+def board_lines(position: Position) -> list[str]:
+    """The nine flags, north above south, as fixed-width text."""
+    lines = []
+    for number, flag in enumerate(position.flags, start=1):
+        env = "".join(f" {t.token}" for t in flag.environment)
+        held = f"  [{flag.claimed_by}]" if flag.claimed_by else ""
+        north = " ".join(c.token for c in flag.north) or "-"
+        south = " ".join(c.token for c in flag.south) or "-"
+        lines.append(f"  flag {number}{env:<8} north {north:<16} south {south:<16}{held}")
+    return lines
+
+
+def play_game(
+    north: Bot,
+    south: Bot,
+    *,
+    seed: int,
+    first: Player = Player.SOUTH,
+    out: Callable[[str], None] = print,
+) -> GameState:
+    """Play one game between two bots with a seeded dealer; returns the final state."""
+    dealer = Dealer(seed)
+    bots = {Player.NORTH: north, Player.SOUTH: south}
+    state = GameState.new(first)
+    turn = 0
+    while not state.is_over:
+        if state.chance_outcomes():
+            state = state.apply(dealer.reveal(state))
+            continue
+        player = state.player
+        action: Action = bots[player].choose(state)
+        if isinstance(action, Claim):
+            out(
+                f"    {player} claims flag {action.flag + 1}: {describe_ruling(state.rule(action.flag))}"
+            )
+        elif not isinstance(action, Draw | EndTurn | Chance) and state.phase.value == "play":
+            turn += 1
+            out(f"turn {turn:>3}  {player:<5} {action.notation()}")
+        state = state.apply(action)
+    return state
+
+
+def result_line(outcome: Outcome) -> str:
+    north, south = outcome.flags
+    if outcome.winner is None:
+        return f"Draw: {north} flags each."
+    return f"{outcome.winner} wins by {outcome.ending.value} ({north}–{south} in flags)."
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="battleline-companion play", description="Play seeded bot-vs-bot Battle Line games."
+    )
+    parser.add_argument("--seed", type=int, default=1, help="the dealer's seed (default 1)")
+    parser.add_argument("--games", type=int, default=1, help="games in the match (default 1)")
+    parser.add_argument("--north", choices=sorted(BOTS), default="greedy")
+    parser.add_argument("--south", choices=sorted(BOTS), default="greedy")
+    parser.add_argument("--quiet", action="store_true", help="print only results")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+
+    out: Callable[[str], None] = (lambda _line: None) if args.quiet else print
+    totals = {p: 0 for p in PLAYERS}
+    first = Player.SOUTH
+    for game in range(args.games):
+        seed = args.seed + game
+        print(f"Game {game + 1} (seed {seed}, {first} plays first)")
+        bots = {p: BOTS[getattr(args, p.value)](seed * 2 + i) for i, p in enumerate(PLAYERS)}
+        state = play_game(bots[Player.NORTH], bots[Player.SOUTH], seed=seed, first=first, out=out)
+        assert state.outcome is not None
+        for line in board_lines(state.position):
+            out(line)
+        print(result_line(state.outcome))
+        for player, points in zip(PLAYERS, state.outcome.score(), strict=True):
+            totals[player] += points
+        print(f"Match score: north {totals[Player.NORTH]}, south {totals[Player.SOUTH]}")
+        # The winner starts the next game; after a draw the same player starts again.
+        first = state.outcome.winner or first
+    sys.stdout.flush()
+    return 0
