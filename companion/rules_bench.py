@@ -19,11 +19,12 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from itertools import combinations
 
 from companion.bots import GreedyBot
 from companion.rules.cards import COLOURS, TROOPS, Card, Tactic, Troop, troop
-from companion.rules.claims import Ruling, adjudicate, rule_claim
+from companion.rules.claims import adjudicate, rule_claim
 from companion.rules.formations import evaluate, troops_in
 from companion.rules.game import Dealer, GameState
 from companion.rules.position import Flag, Player, Position
@@ -100,22 +101,14 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
 
     boards = midgame_positions(args.boards, args.seed)
-    full = [_median_ms(lambda p=p: adjudicate(p), args.repeat) for p in boards]  # type: ignore[misc]
+    full = [_median_ms(partial(adjudicate, p), args.repeat) for p in boards]
 
     worst = worst_claim_positions(args.worst, args.seed)
-    claim_ms, brute_ms, agree = [], [], True
-    for position in worst:
-        rulings: list[Ruling] = []
-        claim_ms.append(
-            _median_ms(
-                lambda p=position: rulings.append(rule_claim(p, 0, Player.SOUTH)), args.repeat
-            )  # type: ignore[misc]
-        )
-        verdicts: list[bool] = []
-        brute_ms.append(
-            _median_ms(lambda p=position: verdicts.append(bruteforce_claim(p, 0, Player.SOUTH)), 1)  # type: ignore[misc]
-        )
-        agree &= rulings[0].granted == verdicts[0]
+    claim = partial(rule_claim, index=0, player=Player.SOUTH)
+    brute = partial(bruteforce_claim, index=0, player=Player.SOUTH)
+    claim_ms = [_median_ms(partial(claim, p), args.repeat) for p in worst]
+    brute_ms = [_median_ms(partial(brute, p), 1) for p in worst]
+    agree = all(claim(p).granted == brute(p) for p in worst)
 
     worst_median = statistics.median(claim_ms)
     brute_median = statistics.median(brute_ms)
