@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 from itertools import combinations
+from typing import TypeVar
 
 from companion.bots import GreedyBot
 from companion.rules.cards import COLOURS, TROOPS, Card, Tactic, Troop, troop
@@ -29,14 +30,17 @@ from companion.rules.formations import evaluate, troops_in
 from companion.rules.game import Dealer, GameState
 from companion.rules.position import Flag, Player, Position
 
+T = TypeVar("T")
 
-def _median_ms(run: Callable[[], object], repeat: int) -> float:
+
+def _timed(run: Callable[[], T], repeat: int) -> tuple[float, T]:
+    """The median milliseconds of ``repeat`` runs, and what the last run returned."""
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        run()
+        result = run()
         times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
+    return statistics.median(times) * 1000, result
 
 
 def midgame_positions(count: int, seed: int) -> list[Position]:
@@ -101,14 +105,15 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
 
     boards = midgame_positions(args.boards, args.seed)
-    full = [_median_ms(partial(adjudicate, p), args.repeat) for p in boards]
+    full = [_timed(partial(adjudicate, p), args.repeat)[0] for p in boards]
 
     worst = worst_claim_positions(args.worst, args.seed)
     claim = partial(rule_claim, index=0, player=Player.SOUTH)
     brute = partial(bruteforce_claim, index=0, player=Player.SOUTH)
-    claim_ms = [_median_ms(partial(claim, p), args.repeat) for p in worst]
-    brute_ms = [_median_ms(partial(brute, p), 1) for p in worst]
-    agree = all(claim(p).granted == brute(p) for p in worst)
+    claims = [_timed(partial(claim, p), args.repeat) for p in worst]
+    brutes = [_timed(partial(brute, p), 1) for p in worst]
+    claim_ms, brute_ms = [ms for ms, _ in claims], [ms for ms, _ in brutes]
+    agree = all(r.granted == v for (_, r), (_, v) in zip(claims, brutes, strict=True))
 
     worst_median = statistics.median(claim_ms)
     brute_median = statistics.median(brute_ms)
