@@ -54,7 +54,13 @@ class GreedyBot:
             return claims[0]
         troops = [a for a in actions if isinstance(a, Play) and isinstance(a.card, Troop)]
         if troops:
-            return max(troops, key=lambda a: (self._score(state, a), self._random.random()))
+            hand = troop_mask(c for c in state.hand(state.player) if isinstance(c, Troop))
+            pool = state.position.unseen_troops() | hand
+            threats = {i: _threat(state, i, pool) for i in {a.flag for a in troops}}
+            return max(
+                troops,
+                key=lambda a: (self._score(state, a, pool, threats[a.flag]), self._random.random()),
+            )
         draws = [a for a in actions if isinstance(a, Draw)]
         if draws:
             wanted = [d for d in draws if d.deck is DeckKind.TROOP] or draws
@@ -69,19 +75,23 @@ class GreedyBot:
         others = [a for a in actions if not (isinstance(a, Play) and a.card in _HOARDED)]
         return self._random.choice(others or actions)
 
-    def _score(self, state: GameState, play: Play) -> float:
+    def _score(self, state: GameState, play: Play, pool: int, threat: int) -> float:
+        """``pool``: troops that may still come, as the bot sees it (unseen plus its hand)."""
         me = state.player
         flag = state.position.flags[play.flag]
-        hand = troop_mask(c for c in state.hand(me) if isinstance(c, Troop))
-        pool = state.position.unseen_troops() | hand
         mine = best_completion((*flag.cards(me), play.card), flag.size, pool, fog=flag.sum_only)
         if mine is None:
             return -100.0
         strength = mine.strength.formation * 100 + mine.strength.total
-        theirs = best_completion(flag.cards(me.other), flag.size, pool, fog=flag.sum_only)
-        threat = theirs.strength.formation * 100 + theirs.strength.total if theirs else 0
         # Prefer flags it can win, then strong formations; fill flags rather than open new ones.
         return strength - 0.5 * threat + 20 * len(flag.cards(me))
+
+
+def _threat(state: GameState, index: int, pool: int) -> int:
+    """How strong the opponent's side of a flag could still become, as one number."""
+    flag = state.position.flags[index]
+    theirs = best_completion(flag.cards(state.player.other), flag.size, pool, fog=flag.sum_only)
+    return theirs.strength.formation * 100 + theirs.strength.total if theirs else 0
 
 
 _HOARDED = frozenset({Tactic.SCOUT})  # only played when nothing better is left

@@ -7,7 +7,7 @@ round-trip. Input is case-insensitive, output is the canonical upper case.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from companion.rules.errors import NotationError
@@ -56,19 +56,18 @@ class Troop:
 
     colour: Colour
     value: int
+    # 0..59, colour-major so one colour's run is contiguous; stored because the
+    # claim proof turns troops into bit masks on its hot path.
+    index: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not 1 <= self.value <= 10:
             raise NotationError("card", f"troop value {self.value} is not 1..10")
+        object.__setattr__(self, "index", _COLOUR_INDEX[self.colour] * 10 + self.value - 1)
 
     @property
     def token(self) -> str:
         return f"{self.colour.letter}{self.value}"
-
-    @property
-    def index(self) -> int:
-        """0..59: colour-major, so one colour's run is contiguous."""
-        return self.colour.index * 10 + self.value - 1
 
     def __str__(self) -> str:
         return self.token

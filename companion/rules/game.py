@@ -196,7 +196,12 @@ class GameState:
             return [Chance(c) for c in outcomes]
         actions: list[Action] = []
         if self._claims_open():
-            actions += [Claim(i) for i in range(FLAG_COUNT) if self.rule(i).granted]
+            unseen = self.position.unseen_troops()
+            actions += [
+                Claim(i)
+                for i in range(FLAG_COUNT)
+                if rule_claim(self.position, i, self.player, unseen=unseen).granted
+            ]
         if self.phase is Phase.PLAY:
             plays = list(self._plays())
             actions += plays or [Pass()]
@@ -217,29 +222,36 @@ class GameState:
         )
 
     def _plays(self) -> Iterator[Action]:
-        for card in dict.fromkeys(self.hand(self.player)):
-            for action in self._plays_of(card):
-                if self._play_error(action) is None:
-                    yield action
-
-    def _plays_of(self, card: Card) -> Iterator[Action]:
+        """The card plays ``_play_error`` allows, generated directly (the playouts check both agree)."""
         me, flags = self.player, self.position.flags
-        if card is Tactic.SCOUT:
-            yield Scout()
-        elif card is Tactic.REDEPLOY:
-            for i, flag in enumerate(flags):
-                for c in dict.fromkeys(flag.cards(me)):
-                    yield Redeploy(i, c, None)
-                    yield from (Redeploy(i, c, j) for j in range(FLAG_COUNT) if j != i)
-        elif card is Tactic.DESERTER:
-            for i, flag in enumerate(flags):
-                yield from (Desert(i, c) for c in flag.cards(me.other))
-        elif card is Tactic.TRAITOR:
-            for i, flag in enumerate(flags):
-                for c in flag.cards(me.other):
-                    yield from (Betray(i, c, j) for j in range(FLAG_COUNT))
-        else:
-            yield from (Play(card, i) for i in range(FLAG_COUNT))
+        open_flags = [i for i, f in enumerate(flags) if f.claimed_by is None]
+        free = [i for i in open_flags if flags[i].free_slots(me) > 0]
+        tactics_ok = self.can_play_tactic(me)
+        for card in dict.fromkeys(self.hand(me)):
+            if isinstance(card, Troop):
+                yield from (Play(card, i) for i in free)
+                continue
+            if not tactics_ok or (card.is_leader and self.leader_played[_idx(me)]):
+                continue
+            if card.is_morale:
+                yield from (Play(card, i) for i in free)
+            elif card.is_environment:
+                yield from (Play(card, i) for i in open_flags if card not in flags[i].environment)
+            elif card is Tactic.SCOUT:
+                yield Scout()
+            elif card is Tactic.REDEPLOY:
+                for i in open_flags:
+                    for c in flags[i].cards(me):
+                        yield Redeploy(i, c, None)
+                        yield from (Redeploy(i, c, j) for j in free if j != i)
+            elif card is Tactic.DESERTER:
+                for i in open_flags:
+                    yield from (Desert(i, c) for c in flags[i].cards(me.other))
+            elif card is Tactic.TRAITOR:
+                for i in open_flags:
+                    for c in flags[i].cards(me.other):
+                        if isinstance(c, Troop):
+                            yield from (Betray(i, c, j) for j in free)
 
     # ----------------------------------------------------------------- applying
     def apply(self, action: Action) -> GameState:
