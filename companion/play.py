@@ -14,6 +14,7 @@ from companion.rules.actions import Action, Chance, Claim, Draw, EndTurn
 from companion.rules.claims import Ruling
 from companion.rules.formations import Strength
 from companion.rules.game import Dealer, GameState, Outcome
+from companion.rules.match import Match
 from companion.rules.position import PLAYERS, Player, Position
 
 
@@ -94,10 +95,9 @@ def main(argv: list[str]) -> int:
         parser.error("--games must be at least 1")
 
     out: Callable[[str], None] = (lambda _line: None) if args.quiet else print
-    totals = {p: 0 for p in PLAYERS}
-    first = Player.SOUTH
+    match = Match()
     for game in range(args.games):
-        seed = args.seed + game
+        seed, first = args.seed + game, match.next_first
         print(f"Game {game + 1} (seed {seed}, {first} plays first)")
         bots = {p: BOTS[getattr(args, p.value)](seed * 2 + i) for i, p in enumerate(PLAYERS)}
         state = play_game(bots[Player.NORTH], bots[Player.SOUTH], seed=seed, first=first, out=out)
@@ -105,10 +105,8 @@ def main(argv: list[str]) -> int:
         for line in board_lines(state.position):
             out(line)
         print(result_line(state.outcome))
-        for player, points in zip(PLAYERS, state.outcome.score(), strict=True):
-            totals[player] += points
-        print(f"Match score: north {totals[Player.NORTH]}, south {totals[Player.SOUTH]}")
-        # The winner starts the next game; after a draw the same player starts again.
-        first = state.outcome.winner or first
+        match = match.record(state.outcome)
+        north, south = match.score
+        print(f"Match score: north {north}, south {south}")
     sys.stdout.flush()
     return 0

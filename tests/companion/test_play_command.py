@@ -1,0 +1,43 @@
+"""The run command's terminal game: seeded, with turns, claim rulings and the result."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from companion.bots import GreedyBot, RandomBot
+from companion.play import main, play_game
+from companion.rules.game import card_count_ok
+
+
+def test_a_seeded_game_is_reproducible_and_ends(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--seed", "11"]) == 0
+    first = capsys.readouterr().out
+    assert main(["--seed", "11"]) == 0
+    assert capsys.readouterr().out == first
+    assert "turn   1" in first and " claims flag " in first and ": granted: " in first
+    assert "wins by" in first or "Draw:" in first
+    assert "Match score: north" in first
+
+
+def test_play_game_reports_every_claim_with_its_ruling() -> None:
+    lines: list[str] = []
+    state = play_game(GreedyBot(1), RandomBot(2), seed=5, out=lines.append)
+    assert state.is_over and card_count_ok(state)
+    claims = [line for line in lines if " claims flag " in line]
+    held = sum(1 for f in state.position.flags if f.claimed_by is not None)
+    # Claims made by play, plus flags taken when both players passed, make the flags held.
+    assert 0 < len(claims) <= held
+
+
+def test_match_of_three_games_runs_from_the_console_script() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "play", "--games", "3", "--seed", "4", "--quiet"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.count("Match score:") == 3
+    assert "Game 3" in done.stdout
