@@ -1,0 +1,152 @@
+"""`battleline-companion lights test`: walk every state and effect on a board.
+
+For bring-up: each step says what the line should show and reads back what the
+board shows (PWM levels on the direct board, the strip's pixels on the Pico),
+so it works just as well off the Pi with mock pins.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+
+from hardware import looks
+from hardware.config import BOARDS, ConfigError, LightsConfig
+from hardware.factory import LightsUnavailable, open_lights, resolve_board
+from hardware.lights import FlagLights
+from hardware.states import ButtonEvent, FlagState
+
+S = FlagState
+STATE_WORDS = {
+    S.OFF: "off",
+    S.CLAIMABLE_NORTH: "claimable by north (dim north colour)",
+    S.CLAIMABLE_SOUTH: "claimable by south (dim south colour)",
+    S.CLAIMED_NORTH: "claimed by north (full north colour)",
+    S.CLAIMED_SOUTH: "claimed by south (full south colour)",
+    S.ATTENTION: "attention (blinking amber)",
+    S.UNCERTAIN: "uncertain reading (slow white pulse)",
+}
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="battleline-companion lights", description="Flag lights and buttons.")
+    sub = parser.add_subparsers(dest="action", required=True)
+    test = sub.add_parser("test", help="walk every state and effect on the board")
+    test.add_argument("--board", choices=BOARDS, help="which board (default: the config's, auto)")
+    test.add_argument("--port", help="the Pico's serial port (default: found by USB id)")
+    test.add_argument("--config", type=Path, help="a TOML file whose [lights] table to use")
+    test.add_argument("--step", type=float, default=1.0, help="seconds per step (default 1)")
+    test.add_argument("--listen", type=float, default=0.0,
+                      help="then print button presses for this many seconds")
+    return parser
+
+
+def _config(args: argparse.Namespace) -> LightsConfig:
+    data: dict[str, object] = {}
+    if args.config is not None:
+        with open(args.config, "rb") as f:
+            data = dict(tomllib.load(f).get("lights", {}))
+    if args.board:
+        data["board"] = args.board
+    if args.port:
+        data["serial_port"] = args.port
+        data.setdefault("board", "pico")
+    return LightsConfig.from_mapping(data)
+
+
+def _readback(lights: FlagLights) -> str:
+    """What the board itself shows, one entry per flag."""
+    from hardware.direct import DirectLights
+    from hardware.serial_link import SerialLights
+
+    if isinstance(lights, DirectLights):
+        return "levels N/S " + " ".join(f"{a:.2f}/{b:.2f}" for a, b in lights.levels())
+    if isinstance(lights, SerialLights):
+        lights.flush(2)
+        pixels = lights.dump_pixels()
+        per = max(1, len(pixels) // looks.FLAGS)
+        return "pixels " + " ".join("{:02X}{:02X}{:02X}".format(*pixels[i])
+                                    for i in range(0, len(pixels), per))
+    return "(no board to read back)"
+
+
+def walk(lights: FlagLights, step: float, say: Callable[[str], None]) -> None:
+    def show(what: str, seconds: float = step) -> None:
+        say(f"{what:<48} {_readback(lights)}")
+        time.sleep(seconds)
+
+    lights.self_test()
+    show("self-test: each flag in turn, north, south, white",
+         max(step, looks.SELFTEST_MS / 1000) if step else 0)
+    lights.clear_effect()  # with a short --step the sweep would hide the states
+    for state in S:
+        lights.set_all([state] * looks.FLAGS)
+        show(f"all flags {STATE_WORDS[state]}")
+    for flag in range(1, looks.FLAGS + 1):
+        lights.set_all([S.CLAIMED_NORTH if i == flag else S.OFF for i in range(1, 10)])
+        show(f"flag {flag} alone, claimed by north", step / 3)
+    lights.set_all([S.CLAIMED_NORTH, S.CLAIMABLE_NORTH, S.OFF, S.ATTENTION, S.UNCERTAIN,
+                    S.OFF, S.CLAIMABLE_SOUTH, S.CLAIMED_SOUTH, S.CLAIMED_SOUTH])
+    show("a game in progress: N n . ! ? . s S S")
+    lights.won("north", "breakthrough")
+    show("won by north, breakthrough (a light runs along)", step * 2)
+    lights.won("south", "envelopment")
+    show("won by south, envelopment (the line flashes)", step * 2)
+    lights.idle()
+    show("idle (a slow dim wave)", step * 2)
+    lights.clear_effect()
+    lights.set_all([S.OFF] * looks.FLAGS)
+    show("all off", 0)
+
+
+def _listen(lights: FlagLights, seconds: float, say: Callable[[str], None]) -> None:
+    say(f"press the buttons: listening for {seconds:g} s")
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            event: ButtonEvent = lights.events.get(timeout=left)
+        except Exception:  # queue.Empty: time is up
+            break
+        where = f" at flag {event.flag}" if event.flag else ""
+        say(f"  {event.player} {'held' if event.held else 'pressed'}{where}")
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(message)s")
+    try:
+        config = _config(args)
+    except (ConfigError, OSError, tomllib.TOMLDecodeError) as e:
+        print(f"lights: bad configuration: {e}", file=sys.stderr)
+        return 2
+    board = resolve_board(config)
+    print(f"lights test on the {board} board (step {args.step:g} s)")
+    try:
+        lights = open_lights(config)
+    except LightsUnavailable as e:
+        print(f"lights: {e}", file=sys.stderr)
+        return 1
+    with lights:
+        if board == "pico":
+            from hardware.serial_link import SerialLights
+
+            assert isinstance(lights, SerialLights)
+            if not lights.flush(10):
+                print("lights: no Pico answered within 10 s; see the messages above and "
+                      "firmware/README.md", file=sys.stderr)
+                return 1
+            info = lights.board
+            if info is not None:
+                print(f"board: {info.name} {info.version} on {lights.port_path}, "
+                      f"{info.pixels} pixels")
+        walk(lights, args.step, print)
+        if args.listen > 0:
+            _listen(lights, args.listen, print)
+    print("done")
+    return 0

@@ -1,0 +1,56 @@
+"""`battleline-companion lights test` on the mock pins and on the firmware."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from hardware.discovery import on_raspberry_pi
+from tests.hardware.pico_sim import FirmwareOnPty
+
+
+def test_walk_on_mock_pins(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lights", "test", "--board", "mock", "--step", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "lights test on the mock board" in out
+    lines = {line[:48].strip(): line[48:].strip() for line in out.splitlines()}
+    half = " ".join(["0.50/0.00"] * 9)
+    assert lines["all flags claimed by north (full north colour)"] == f"levels N/S {half}"
+    assert lines["all flags off"] == "levels N/S " + " ".join(["0.00/0.00"] * 9)
+    assert lines["flag 4 alone, claimed by north"].split()[2:][3] == "0.50/0.00"
+    for words in ("claimable by south", "attention", "uncertain", "breakthrough", "envelopment",
+                  "idle", "self-test"):
+        assert words in out
+    assert out.rstrip().endswith("done")
+
+
+def test_walk_on_the_firmware(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sim = FirmwareOnPty(tmp_path)
+    sim.start()
+    try:
+        assert main(["lights", "test", "--port", str(sim.link), "--step", "0"]) == 0
+    finally:
+        sim.stop()
+    out = capsys.readouterr().out
+    assert re.search(r"board: battleline-lights 1\.0\.0 on .*, 27 pixels", out)
+    line = next(x for x in out.splitlines() if x.startswith("all flags claimed by south"))
+    assert line.split()[-9:] == ["008000"] * 9  # south green at the default half brightness
+
+
+def test_direct_board_off_the_pi_says_what_to_do(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["lights", "test", "--board", "direct", "--step", "0"])
+    if on_raspberry_pi():
+        assert code == 0
+    else:
+        assert code == 1
+        assert "use board 'mock'" in capsys.readouterr().err
+
+
+def test_bad_config_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "companion.toml"
+    config.write_text('[lights]\nboard = "mock"\npixels_per_flag = 40\n')
+    assert main(["lights", "test", "--config", str(config), "--step", "0"]) == 2
+    assert "lights.pixels_per_flag: must be a whole number 1..16" in capsys.readouterr().err
