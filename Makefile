@@ -64,3 +64,10 @@ system-packages:
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+
+# Copies firmware/ onto a Raspberry Pi Pico running MicroPython, plugged in by
+# USB (PORT=/dev/ttyACM0 picks one); see firmware/README.md.
+.PHONY: flash-pico
+flash-pico: $(STAMP)
+	@test -x $(BIN)/mpremote || $(BIN)/python -m pip install --quiet 'mpremote>=1.20,<2'
+	$(BIN)/python -m hardware.flash $(if $(PORT),--port $(PORT))
