@@ -9,6 +9,7 @@ import sys
 TARGETS: dict[str, str] = {
     "rules": "companion.rules_bench",
     "vision": "vision.bench",
+    "lights": "hardware.bench",
 }
 
 

@@ -93,8 +93,9 @@ class _Link:
                     "now (seq %s); ignored", self.path, item, item.seq or "-")
         return None
 
-    def read_line(self, deadline: float) -> bytes | None:
-        """The next line (without CR LF), or None if none came before `deadline`."""
+    def read_line(self, deadline: float, interrupt: threading.Event | None = None) -> bytes | None:
+        """The next line (without CR LF), or None if none came before `deadline` or
+        `interrupt` was set (see `wake`)."""
         import serial
 
         while True:
@@ -103,6 +104,8 @@ class _Link:
                 line = bytes(self.buffer[:end]).rstrip(b"\r")
                 del self.buffer[: end + 1]
                 return line
+            if interrupt is not None and interrupt.is_set():
+                return None
             if len(self.buffer) > MAX_REPLY:
                 log.warning("lights: dropped %d bytes from %s without a line end",
                             len(self.buffer), self.path)
@@ -114,6 +117,13 @@ class _Link:
             except (serial.SerialException, OSError) as e:
                 raise LinkLost(f"reading from {self.path} failed: {e}") from None
             self.buffer += chunk
+
+    def wake(self) -> None:
+        """Cut short a read waiting in another thread (pyserial's cancel_read)."""
+        try:
+            self.port.cancel_read()
+        except Exception as e:  # a port closing under us: the worker notices by itself
+            log.debug("lights: cancel_read on %s: %s", self.path, e)
 
     def close(self) -> None:
         try:
@@ -171,7 +181,7 @@ class SerialLights(FlagLights):
         """Send one command (after the state is synced) and return the board's reply."""
         done: Future[Reply] = Future()
         self._requests.put((done, verb, args))
-        self._wake.set()
+        self._wake_worker()
         try:
             return done.result(timeout)
         except TimeoutError:
@@ -193,7 +203,7 @@ class SerialLights(FlagLights):
 
     def close(self) -> None:
         self._stop.set()
-        self._wake.set()
+        self._wake_worker()
         self._thread.join()
         link = self._link
         if link is not None:
@@ -209,7 +219,13 @@ class SerialLights(FlagLights):
 
     def _show(self) -> None:
         self._version += 1
+        self._wake_worker()
+
+    def _wake_worker(self) -> None:
         self._wake.set()
+        link = self._link
+        if link is not None:
+            link.wake()
 
     def _start(self, effect: Any) -> None:
         with self._lock:
@@ -361,7 +377,7 @@ class SerialLights(FlagLights):
             if not reply.ok:
                 log.warning("lights: the board answered the heartbeat with %s", reply)
             return
-        line = link.read_line(time.monotonic() + READ_SLICE_S)
+        line = link.read_line(time.monotonic() + READ_SLICE_S, self._wake)
         if line is not None:
             link.take(line)
 

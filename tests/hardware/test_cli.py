@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import pytest
 
 from companion.cli import main
 from hardware.discovery import on_raspberry_pi
-from tests.hardware.pico_sim import FirmwareOnPty
+from hardware.firmware_sim import FirmwareOnPty
 
 
 def test_walk_on_mock_pins(capsys: pytest.CaptureFixture[str]) -> None:
@@ -54,3 +55,12 @@ def test_bad_config_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[
     config.write_text('[lights]\nboard = "mock"\npixels_per_flag = 40\n')
     assert main(["lights", "test", "--config", str(config), "--step", "0"]) == 2
     assert "lights.pixels_per_flag: must be a whole number 1..16" in capsys.readouterr().err
+
+
+def test_bench_lights_prints_json_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "lights", "--rounds", "5", "--unplugs", "1"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    pico = figures["pico_firmware_on_unix_port"]
+    assert 0 < pico["unplug_to_state_restored"]["max_ms"] < 2000
+    assert pico["state_change_to_ack"]["median_ms"] > 0
+    assert figures["direct_board_mock_pins"]["refresh"]["median_ms"] > 0

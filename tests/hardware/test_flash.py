@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from hardware.firmware_sim import FirmwareOnPty
 from hardware.flash import FILES, FIRMWARE_DIR, enter_safe_mode, main
-from tests.hardware.pico_sim import FirmwareOnPty
 
 ON_THE_PICO = {"machine", "micropython", "neopixel", "os", "select", "sys", "time"}
 

@@ -16,10 +16,10 @@ import serial
 
 from hardware import framing
 from hardware.config import LightsConfig
+from hardware.firmware_sim import FirmwareOnPty
 from hardware.protocol import BoardEvent, Reply, command, parse_line
 from hardware.serial_link import SerialLights
 from hardware.states import ButtonEvent, FlagState
-from tests.hardware.pico_sim import FirmwareOnPty
 
 S = FlagState
 RED, GREEN, WHITE, BLACK = (255, 0, 0), (0, 255, 0), (255, 255, 255), (0, 0, 0)
