@@ -1,0 +1,85 @@
+"""One face over the two OpenCV ArUco APIs.
+
+OpenCV 4.7 replaced the free functions (``detectMarkers``,
+``DetectorParameters_create``, ``Dictionary_get``, ``drawMarker``) with the
+``ArucoDetector`` class and ``generateImageMarker``. Raspberry Pi OS ships 4.6
+from apt; the venv has 5.x. ``select_api`` picks by what the module offers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.types import FloatImage, Image
+
+Corners = list[FloatImage]  # each (4, 2): TL, TR, BR, BL
+
+
+@dataclass(frozen=True)
+class ArucoApi:
+    name: str  # "class" (4.7+) or "legacy" (<= 4.6)
+    detect: Callable[[Image], tuple[Corners, list[int]]]
+    draw: Callable[[int, int], Image]
+
+
+def _dictionary(aruco: Any, dict_name: str) -> Any:
+    dict_id = getattr(aruco, dict_name)
+    if hasattr(aruco, "getPredefinedDictionary"):
+        return aruco.getPredefinedDictionary(dict_id)
+    return aruco.Dictionary_get(dict_id)
+
+
+def _unpack(corners: Any, ids: Any) -> tuple[Corners, list[int]]:
+    if ids is None:
+        return [], []
+    return (
+        [np.asarray(c, np.float32).reshape(4, 2) for c in corners],
+        [int(i) for i in np.asarray(ids).reshape(-1)],
+    )
+
+
+def select_api(aruco: ModuleType | Any, dict_name: str = "DICT_4X4_50") -> ArucoApi:
+    """The detector/drawer for whichever ArUco API ``aruco`` (``cv2.aruco``) has."""
+    dictionary = _dictionary(aruco, dict_name)
+    if hasattr(aruco, "ArucoDetector"):
+        params = aruco.DetectorParameters()
+        params.cornerRefinementMethod = aruco.CORNER_REFINE_SUBPIX
+        detector = aruco.ArucoDetector(dictionary, params)
+
+        def detect(gray: Image) -> tuple[Corners, list[int]]:
+            corners, ids, _ = detector.detectMarkers(gray)
+            return _unpack(corners, ids)
+
+        def draw(marker_id: int, px: int) -> Image:
+            return np.asarray(aruco.generateImageMarker(dictionary, marker_id, px), np.uint8)
+
+        return ArucoApi("class", detect, draw)
+
+    legacy_params = aruco.DetectorParameters_create()
+    legacy_params.cornerRefinementMethod = aruco.CORNER_REFINE_SUBPIX
+
+    def legacy_detect(gray: Image) -> tuple[Corners, list[int]]:
+        corners, ids, _ = aruco.detectMarkers(gray, dictionary, parameters=legacy_params)
+        return _unpack(corners, ids)
+
+    def legacy_draw(marker_id: int, px: int) -> Image:
+        return np.asarray(aruco.drawMarker(dictionary, marker_id, px), np.uint8)
+
+    return ArucoApi("legacy", legacy_detect, legacy_draw)
+
+
+_API: ArucoApi | None = None
+
+
+def api() -> ArucoApi:
+    """The installed OpenCV's API, built once."""
+    global _API
+    if _API is None:
+        _API = select_api(cv2.aruco)
+    return _API

@@ -1,0 +1,118 @@
+"""Deck profiles: what each card's index band looks like, saved as one ``.npz`` file.
+
+A profile holds, per token, a blurred grey image of the card's top band (the
+part a fanned card leaves visible) and its colour signature. The built-in
+profile is drawn from our own deck's art; ``enroll`` builds one for any deck
+from one photo per card.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Final
+
+import cv2
+import numpy as np
+
+from vision.deck_art import ALL_FACES, BAND_MM, Style, render_card
+from vision.mat import CARD_H, CARD_W
+from vision.types import FloatImage, Image
+
+TPL_PX: Final = 2.0  # template pixels per millimetre
+INSET_X: Final = 2.0  # mm kept off the band's sides and top: edges and shadows
+INSET_Y: Final = 1.0
+BLUR: Final = 1.0  # px, applied to templates and to what is read alike
+FORMAT: Final = "battleline-deck-profile/1"
+
+
+class ProfileError(ValueError):
+    """A profile file or an enrolment photo that cannot be used; says which and why."""
+
+
+def band_px(card_w: float = CARD_W, band_mm: float = BAND_MM) -> tuple[int, int]:
+    """(width, height) of a band image at template resolution."""
+    return round(card_w * TPL_PX), round(band_mm * TPL_PX)
+
+
+def band_features(band: FloatImage) -> tuple[FloatImage, FloatImage]:
+    """Blurred grey and colour signature of a band (BGR float 0..1, true colours).
+
+    The signature is the mean Lab chroma of the whole band and of its most
+    saturated quarter: the card's colour whatever the art around the index.
+    """
+    ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
+    inner = band[iy:, ix:band.shape[1] - ix]
+    lab = cv2.cvtColor(inner, cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    ab = lab[:, 1:]
+    sat = np.hypot(ab[:, 0], ab[:, 1])
+    top = ab[sat >= np.quantile(sat, 0.75)]
+    sig = np.concatenate([ab.mean(axis=0), top.mean(axis=0)]).astype(np.float32)
+    gray = cv2.cvtColor(band, cv2.COLOR_BGR2GRAY)
+    gray = cv2.GaussianBlur(gray, (0, 0), BLUR)
+    return gray.astype(np.float32), sig
+
+
+@dataclass
+class DeckProfile:
+    name: str
+    tokens: list[str]
+    gray: FloatImage  # (T, h, w) blurred grey bands, full band with no inset
+    chroma: FloatImage  # (T, 4)
+    card_w: float = CARD_W
+    card_h: float = CARD_H
+    band_mm: float = BAND_MM
+
+    def save(self, path: Path) -> None:
+        meta = {"format": FORMAT, "name": self.name, "tokens": self.tokens,
+                "card_w": self.card_w, "card_h": self.card_h, "band_mm": self.band_mm,
+                "px_per_mm": TPL_PX}
+        with open(path, "wb") as fh:
+            np.savez_compressed(fh, meta=np.array(json.dumps(meta)), gray=self.gray,
+                                chroma=self.chroma)
+
+    @staticmethod
+    def load(path: Path) -> DeckProfile:
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                gray, chroma = data["gray"].astype(np.float32), data["chroma"].astype(np.float32)
+        except (OSError, ValueError, KeyError) as exc:
+            raise ProfileError(f"{path}: not a deck profile ({exc})") from None
+        if meta.get("format") != FORMAT:
+            raise ProfileError(f"{path}: format {meta.get('format')!r}, expected {FORMAT!r}")
+        if meta.get("px_per_mm") != TPL_PX or len(meta["tokens"]) != len(gray):
+            raise ProfileError(f"{path}: inconsistent profile (resolution or token count)")
+        return DeckProfile(meta["name"], list(meta["tokens"]), gray, chroma,
+                           float(meta["card_w"]), float(meta["card_h"]),
+                           float(meta["band_mm"]))
+
+
+def upright_band(card: Image, card_w: float, band_mm: float) -> FloatImage:
+    """The top band of an upright card image (any size), resampled to template scale."""
+    w, h = band_px(card_w, band_mm)
+    full_h = round(card.shape[0] * w / card.shape[1])
+    resized = cv2.resize(card, (w, full_h), interpolation=cv2.INTER_AREA)
+    return (resized[:h].astype(np.float32) / 255.0)
+
+
+def profile_from_cards(name: str, cards: dict[str, Image],
+                       card_w: float = CARD_W, card_h: float = CARD_H,
+                       band_mm: float = BAND_MM) -> DeckProfile:
+    """A profile from upright, white-balanced card images keyed by token."""
+    tokens = sorted(cards)
+    grays, sigs = [], []
+    for t in tokens:
+        g, s = band_features(upright_band(cards[t], card_w, band_mm))
+        grays.append(g)
+        sigs.append(s)
+    return DeckProfile(name, tokens, np.stack(grays), np.stack(sigs), card_w, card_h, band_mm)
+
+
+@cache
+def builtin_profile(style: Style = "companion") -> DeckProfile:
+    """Our printed deck, from its art: no photos needed."""
+    cards = {f.token: render_card(f, style, 8.0) for f in ALL_FACES}
+    return profile_from_cards(f"built-in {style}", cards)

@@ -1,0 +1,349 @@
+"""Synthetic table scenes with ground truth, for tests, the benchmark and the demo.
+
+A scene is built in two steps. ``lay_table`` puts cards on the mat as players
+do (fanned toward their player, a little crooked, with drop shadows) and draws
+it top-down. ``photograph`` then looks at that table through a camera: pose
+and perspective, lens distortion, light gradient and colour cast, glare,
+shadows, hands and arms, blur, sensor noise and JPEG. Photographing one table
+several times gives the frames a still table yields, for voting.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cache
+
+import cv2
+import numpy as np
+
+from companion.rules.cards import TACTICS, TROOPS, Tactic, Terrain
+from vision.deck_art import Style, render_card
+from vision.mat import MatLayout, Zone, standard_mat
+from vision.render_mat import render_mat
+from vision.types import FloatImage, Image
+
+FRAME_SIZE = (2304, 1296)  # the Pi camera's main stream
+TABLE_PX_PER_MM = 3.0
+
+
+@dataclass(frozen=True)
+class PlacedCard:
+    token: str
+    zone: str
+    order: int  # 0 = first played (nearest the flag line)
+    corners: tuple[tuple[float, float], ...]  # card TL, TR, BR, BL in mat mm
+
+
+@dataclass
+class Table:
+    """A table top-down with the truth: every zone's tokens, first played first."""
+
+    image: Image
+    px_per_mm: float
+    zones: dict[str, list[str]]
+    cards: list[PlacedCard]
+    layout: MatLayout
+
+
+@dataclass
+class Frame:
+    image: Image
+    mat_to_frame: FloatImage  # homography, mat mm -> frame pixels (before distortion)
+    hand: bool
+    covered_markers: list[int] = field(default_factory=list)
+
+
+def random_deal(rng: np.random.Generator, fullness: float = 0.6,
+                terrain: bool = False) -> dict[str, list[str]]:
+    """A plausible table: every card at most once, formations of 0..3 (4 under Mud)."""
+    troops = [t.token for t in TROOPS]
+    morale = [t.token for t in TACTICS if t.is_morale]
+    guile = [t.token for t in TACTICS if t.is_guile]
+    rng.shuffle(troops)
+    rng.shuffle(morale)
+    rng.shuffle(guile)
+    formation_pool = troops + morale
+    order = rng.permutation(len(formation_pool))
+    pool = [formation_pool[i] for i in order]
+    zones: dict[str, list[str]] = {}
+    env = [Tactic.FOG.token, Tactic.MUD.token]
+    rng.shuffle(env)
+    for flag in range(1, 10):
+        mud_here = False
+        for side in ("north", "south"):
+            if env and rng.random() < 0.08:
+                token = env.pop()
+                zones[f"flag{flag}.{side}.env"] = [token]
+                mud_here = mud_here or token == "MUD"
+        for side in ("north", "south"):
+            cap = 4 if mud_here else 3
+            n = int(rng.binomial(cap, fullness))
+            zones[f"flag{flag}.{side}"] = [pool.pop() for _ in range(n)]
+        if terrain and rng.random() < 0.5:
+            zones[f"flag{flag}"] = [list(Terrain)[int(rng.integers(9))].token]
+    for side in ("north", "south"):
+        zones[f"{side}.guile"] = [guile.pop() for _ in range(int(rng.integers(0, 2)))]
+        zones[f"{side}.discard"] = [pool.pop() for _ in range(int(rng.integers(0, 3)))]
+    return {k: v for k, v in zones.items() if v}
+
+
+@cache
+def _card_image(token: str, style: Style, px_per_mm: float) -> Image:
+    from companion.rules.cards import parse_token
+
+    return render_card(parse_token(token), style, px_per_mm)
+
+
+def _card_corners(zone: Zone, top_offset: float, dx: float, angle_deg: float,
+                  w: float, h: float) -> list[tuple[float, float]]:
+    """A card whose top edge lies ``top_offset`` mm from the zone's flag end."""
+    r = zone.rect
+    sign = 1.0 if zone.up == "up" else -1.0
+    top_mid = (r.cx + dx, r.y + top_offset if sign > 0 else r.y + r.h - top_offset)
+    a = math.radians(angle_deg)
+    # Unit vectors of the card: "down" the card and "right" across it, in mat mm.
+    down = (sign * -math.sin(a), sign * math.cos(a))
+    right = (sign * math.cos(a), sign * math.sin(a))
+    tl = (top_mid[0] - right[0] * w / 2, top_mid[1] - right[1] * w / 2)
+    tr = (top_mid[0] + right[0] * w / 2, top_mid[1] + right[1] * w / 2)
+    br = (tr[0] + down[0] * h, tr[1] + down[1] * h)
+    bl = (tl[0] + down[0] * h, tl[1] + down[1] * h)
+    return [tl, tr, br, bl]
+
+
+def _paste(canvas: Image, card: Image, corners_px: FloatImage) -> None:
+    h, w = card.shape[:2]
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    x0, y0 = np.floor(corners_px.min(axis=0)).astype(int) - 6
+    x1, y1 = np.ceil(corners_px.max(axis=0)).astype(int) + 6
+    x0, y0 = max(x0, 0), max(y0, 0)
+    x1, y1 = min(x1, canvas.shape[1]), min(y1, canvas.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    m = cv2.getAffineTransform(src[:3], (corners_px[:3] - [x0, y0]).astype(np.float32))
+    size = (int(x1 - x0), int(y1 - y0))
+    roi = canvas[y0:y1, x0:x1].astype(np.float32)
+    mask = cv2.warpAffine(np.full((h, w), 255, np.uint8), m, size, flags=cv2.INTER_LINEAR)
+    # Drop shadow: the card stands a hair above what it covers.
+    shadow = cv2.GaussianBlur(np.roll(mask, (3, 2), (0, 1)), (0, 0), 2.5).astype(np.float32)
+    roi *= 1.0 - 0.35 * shadow[:, :, None] / 255.0
+    warped = cv2.warpAffine(card, m, size, flags=cv2.INTER_AREA).astype(np.float32)
+    alpha = mask.astype(np.float32)[:, :, None] / 255.0
+    canvas[y0:y1, x0:x1] = np.clip(roi * (1 - alpha) + warped * alpha, 0, 255).astype(np.uint8)
+
+
+def lay_table(zones: dict[str, list[str]], style: Style, rng: np.random.Generator,
+              px_per_mm: float = TABLE_PX_PER_MM, layout: MatLayout | None = None,
+              fan: tuple[float, float] = (18.0, 26.0), crooked_deg: float = 3.0,
+              flip_p: float = 0.0) -> Table:
+    lay = layout or standard_mat()
+    img = _mat_image(px_per_mm, lay).copy()
+    placed: list[PlacedCard] = []
+    for zone in lay.zones:
+        tokens = zones.get(zone.name, [])
+        offset = 1.0 + rng.uniform(0, 3)
+        for k, token in enumerate(tokens):
+            angle = rng.uniform(-crooked_deg, crooked_deg)
+            dx = rng.uniform(-2.5, 2.5)
+            corners = _card_corners(zone, offset, dx, angle, lay.card_w, lay.card_h)
+            card = _card_image(token, style, px_per_mm)
+            if rng.random() < flip_p:
+                card = card[::-1, ::-1]
+            _paste(img, card, np.array(corners, np.float32) * px_per_mm)
+            placed.append(PlacedCard(token, zone.name, k, tuple(corners)))
+            offset += rng.uniform(*fan)
+    return Table(img, px_per_mm, {k: list(v) for k, v in zones.items()}, placed, lay)
+
+
+@cache
+def _mat_image(px_per_mm: float, layout: MatLayout) -> Image:
+    return render_mat(px_per_mm, layout)
+
+
+@dataclass(frozen=True)
+class Camera:
+    """Where the camera is: mat centre offset, height, tilt and turn."""
+
+    yaw_deg: float = 0.0
+    tilt_x_deg: float = 0.0
+    tilt_y_deg: float = 0.0
+    fill: float = 0.9  # fraction of the frame height the mat spans
+    shift: tuple[float, float] = (0.0, 0.0)  # mat centre offset, fraction of frame
+    k1: float = 0.0  # radial distortion, normalised by the focal length
+
+    @staticmethod
+    def random(rng: np.random.Generator) -> Camera:
+        return Camera(
+            yaw_deg=float(rng.uniform(-4, 4)),
+            tilt_x_deg=float(rng.uniform(-10, 10)),
+            tilt_y_deg=float(rng.uniform(-8, 8)),
+            fill=float(rng.uniform(0.86, 0.97)),
+            shift=(float(rng.uniform(-0.04, 0.04)), float(rng.uniform(-0.02, 0.02))),
+            k1=float(rng.uniform(-0.06, 0.03)),
+        )
+
+
+def camera_homography(cam: Camera, layout: MatLayout,
+                      frame_size: tuple[int, int] = FRAME_SIZE) -> FloatImage:
+    """Mat mm -> frame pixels for a pinhole camera at that pose."""
+    fw, fh = frame_size
+    f = 1.1 * fw
+    k = np.array([[f, 0, fw / 2], [0, f, fh / 2], [0, 0, 1]])
+    rx, ry, rz = (math.radians(v) for v in (cam.tilt_x_deg, cam.tilt_y_deg, cam.yaw_deg))
+    rot, _ = cv2.Rodrigues(np.array([rx, ry, 0.0]))
+    rot_z, _ = cv2.Rodrigues(np.array([0.0, 0.0, rz]))
+    rot = rot @ rot_z
+    # Mat points centred on the origin, camera distance from the wanted fill.
+    dist = f * layout.height / (cam.fill * fh)
+    t = np.array([cam.shift[0] * fw * dist / f, cam.shift[1] * fh * dist / f, dist])
+    centre = np.array([[1, 0, -layout.width / 2], [0, 1, -layout.height / 2], [0, 0, 1]])
+    plane = np.column_stack([rot[:, 0], rot[:, 1], t])
+    h = k @ plane @ centre
+    return np.asarray(h / h[2, 2], np.float64)
+
+
+def _distort_maps(h_frame_to_table: FloatImage, k1: float,
+                  frame_size: tuple[int, int]) -> tuple[FloatImage, FloatImage]:
+    fw, fh = frame_size
+    f = 1.1 * fw
+    xs, ys = np.meshgrid(np.arange(fw, dtype=np.float32), np.arange(fh, dtype=np.float32))
+    # Each distorted pixel shows the undistorted ray r_u = r_d * (1 + k1 r_d^2).
+    xn, yn = (xs - fw / 2) / f, (ys - fh / 2) / f
+    scale = 1 + k1 * (xn * xn + yn * yn)
+    pts = np.stack([xn * scale * f + fw / 2, yn * scale * f + fh / 2], axis=-1)
+    table = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), h_frame_to_table).reshape(fh, fw, 2)
+    return table[..., 0].astype(np.float32), table[..., 1].astype(np.float32)
+
+
+def distort_point(x: float, y: float, k1: float, frame_size: tuple[int, int] = FRAME_SIZE,
+                  iterations: int = 8) -> tuple[float, float]:
+    """Where an undistorted frame point appears once the lens bends it."""
+    fw, fh = frame_size
+    f = 1.1 * fw
+    xu, yu = (x - fw / 2) / f, (y - fh / 2) / f
+    xd, yd = xu, yu
+    for _ in range(iterations):
+        s = 1 + k1 * (xd * xd + yd * yd)
+        xd, yd = xu / s, yu / s
+    return xd * f + fw / 2, yd * f + fh / 2
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """Light and sensor: everything that changes between two photographs."""
+
+    gain: tuple[float, float, float] = (1.0, 1.0, 1.0)  # colour cast, B G R
+    gradient: tuple[float, float] = (0.0, 0.0)  # brightness slope across x and y
+    vignette: float = 0.0
+    glare: tuple[float, float, float, float] | None = None  # x, y (0..1), radius px, strength
+    shadow: tuple[float, float, float] | None = None  # x, y (0..1), darkness
+    blur: float = 0.0
+    noise: float = 0.0
+    jpeg: int = 95
+    hands: int = 0
+
+    @staticmethod
+    def random(rng: np.random.Generator, hands_p: float = 0.0) -> Conditions:
+        cast = rng.uniform(0.8, 1.15, 3)
+        return Conditions(
+            gain=(float(cast[0]), float(cast[1]), float(cast[2])),
+            gradient=(float(rng.uniform(-0.3, 0.3)), float(rng.uniform(-0.3, 0.3))),
+            vignette=float(rng.uniform(0, 0.3)),
+            glare=(float(rng.uniform(0, 1)), float(rng.uniform(0, 1)),
+                   float(rng.uniform(60, 220)), float(rng.uniform(0.2, 0.7)))
+            if rng.random() < 0.5 else None,
+            shadow=(float(rng.uniform(0, 1)), float(rng.uniform(0, 1)),
+                    float(rng.uniform(0.2, 0.45))) if rng.random() < 0.4 else None,
+            blur=float(rng.uniform(0, 1.3)),
+            noise=float(rng.uniform(1, 5)),
+            jpeg=int(rng.integers(70, 96)),
+            hands=int(rng.random() < hands_p) * int(rng.integers(1, 3)),
+        )
+
+
+def _light(fw: int, fh: int, c: Conditions, rng: np.random.Generator) -> FloatImage:
+    ys, xs = np.mgrid[0:fh:8, 0:fw:8].astype(np.float32)
+    u, v = xs / fw - 0.5, ys / fh - 0.5
+    light = 1 + c.gradient[0] * u + c.gradient[1] * v - c.vignette * (u * u + v * v) * 2
+    if c.shadow is not None:
+        sx, sy, dark = c.shadow
+        ang = rng.uniform(0, math.pi)
+        d = (u - (sx - 0.5)) * math.cos(ang) + (v - (sy - 0.5)) * math.sin(ang)
+        light *= 1 - dark / (1 + np.exp(-d * 25))
+    light = cv2.resize(light.astype(np.float32), (fw, fh), interpolation=cv2.INTER_LINEAR)
+    return np.asarray(light, np.float32)
+
+
+def _draw_hands(img: FloatImage, n: int, rng: np.random.Generator) -> None:
+    fh, fw = img.shape[:2]
+    for _ in range(n):
+        skin = np.array([rng.uniform(90, 160), rng.uniform(120, 180), rng.uniform(170, 235)])
+        sleeve = rng.uniform(20, 200, 3)
+        edge = int(rng.integers(4))
+        # The arm enters from an edge and reaches toward a point over the mat.
+        tip = np.array([rng.uniform(0.2, 0.8) * fw, rng.uniform(0.2, 0.8) * fh])
+        start = {0: (tip[0], -50.0), 1: (tip[0], fh + 50.0),
+                 2: (-50.0, tip[1]), 3: (fw + 50.0, tip[1])}[edge]
+        base = np.array(start)
+        width = rng.uniform(90, 150)
+        d = tip - base
+        d /= np.linalg.norm(d)
+        nrm = np.array([-d[1], d[0]])
+        wrist = tip - d * width * 1.2
+        arm = np.array([base + nrm * width * 0.6, wrist + nrm * width * 0.45,
+                        wrist - nrm * width * 0.45, base - nrm * width * 0.6], np.int32)
+        shade = np.zeros(img.shape[:2], np.float32)
+        cv2.fillConvexPoly(shade, arm, 1.0)
+        cv2.ellipse(shade, tuple(int(v) for v in (tip - d * width * 0.5)),
+                    (int(width * 0.75), int(width * 0.5)),
+                    math.degrees(math.atan2(d[1], d[0])), 0, 360, 2.0, -1)
+        # Shadow of the arm on the table, then the arm itself.
+        sh = cv2.GaussianBlur(np.roll((shade > 0).astype(np.float32), (25, 25), (0, 1)),
+                              (0, 0), 15)
+        img *= (1 - 0.35 * sh)[:, :, None]
+        arm_mask = shade == 1.0
+        hand_mask = shade == 2.0
+        img[arm_mask] = sleeve
+        img[hand_mask] = skin
+
+
+def photograph(table: Table, cam: Camera, cond: Conditions, rng: np.random.Generator,
+               frame_size: tuple[int, int] = FRAME_SIZE) -> Frame:
+    fw, fh = frame_size
+    h = camera_homography(cam, table.layout, frame_size)
+    scale = np.diag([table.px_per_mm, table.px_per_mm, 1.0])
+    h_table_to_frame = h @ np.linalg.inv(scale)
+    mx, my = _distort_maps(np.linalg.inv(h_table_to_frame), cam.k1, frame_size)
+    img: FloatImage = cv2.remap(table.image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                    borderValue=(60, 60, 70)).astype(np.float32)
+    if cond.hands:
+        _draw_hands(img, cond.hands, rng)
+    light = _light(fw, fh, cond, rng)
+    img *= light[:, :, None] * np.array(cond.gain, np.float32)
+    if cond.glare is not None:
+        gx, gy, rad, strength = cond.glare
+        spot: FloatImage = np.zeros((fh, fw), np.float32)
+        cv2.circle(spot, (int(gx * fw), int(gy * fh)), int(rad), 1.0, -1)
+        glare: FloatImage = cv2.GaussianBlur(spot, (0, 0), rad / 2)
+        img += (255 - img) * (strength * glare)[:, :, None]
+    if cond.blur > 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), cond.blur)
+    if cond.noise > 0:
+        noise: FloatImage = np.empty(img.shape, np.float32)
+        cv2.randn(noise, (0.0, 0.0, 0.0), (cond.noise,) * 3)  # type: ignore[call-overload]
+        img += noise
+    out: Image = np.clip(img, 0, 255).astype(np.uint8)
+    ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, cond.jpeg])
+    decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else None
+    if decoded is not None:
+        out = decoded
+    return Frame(out, h, cond.hands > 0)
+
+
+def scene(seed: int, style: Style = "companion", fullness: float = 0.6,
+          hands_p: float = 0.0) -> tuple[Table, Frame]:
+    """One random table and one photograph of it, from a seed."""
+    rng = np.random.default_rng(seed)
+    table = lay_table(random_deal(rng, fullness), style, rng)
+    return table, photograph(table, Camera.random(rng), Conditions.random(rng, hands_p), rng)
