@@ -46,9 +46,12 @@ class FirmwareOnPty:
         self.stderr_path = workdir / "firmware-stderr.txt"
         self.proc: subprocess.Popen[bytes] | None = None
         self.slave: int | None = None
+        self.line_noise: int | None = None  # a copy of the board's end, see inject()
         self.device = ""
 
-    def start(self) -> None:
+    def start(self, noisy: bool = False) -> None:
+        """`noisy`: keep a copy of the board's end, so `inject` can put bytes on
+        the line towards the host as if the board had sent them."""
         master, slave = os.openpty()
         tty.setraw(slave)  # a CDC ACM port has no line discipline to speak of
         with open(self.stderr_path, "ab") as err:
@@ -56,6 +59,8 @@ class FirmwareOnPty:
                 [micropython_binary(), str(FIRMWARE_DIR / "unix_main.py")],
                 stdin=master, stdout=master, stderr=err, env=micropython_env(FIRMWARE_DIR),
             )
+        if noisy:
+            self.line_noise = os.dup(master)
         os.close(master)  # only the firmware holds it: when it dies, the port dies
         self.slave = slave
         self.device = os.ttyname(slave)
@@ -67,12 +72,20 @@ class FirmwareOnPty:
     def kill(self) -> None:
         """Pull the plug: the firmware dies, the device and its symlink vanish."""
         assert self.proc is not None and self.slave is not None
+        if self.line_noise is not None:
+            os.close(self.line_noise)
+            self.line_noise = None
         self.proc.kill()
         self.proc.wait()
         self.link.unlink(missing_ok=True)
         os.close(self.slave)
         self.slave = None
         self.proc = None
+
+    def inject(self, data: bytes) -> None:
+        """Bytes to the host, as if from the board (needs start(noisy=True))."""
+        assert self.line_noise is not None
+        os.write(self.line_noise, data)
 
     def stop(self) -> None:
         if self.proc is not None:

@@ -157,6 +157,8 @@ class SerialLights(FlagLights):
         self._requests: queue.Queue[tuple[Future[Reply], str, tuple[str, ...]]] = queue.Queue()
         self._last_event: int | None = None
         self._missing_logged = False
+        self._open_problem = ""
+        self._board_starts = 0  # READY events seen: each means the board lost our state
         self._thread = threading.Thread(target=self._run, name="flag-lights-serial", daemon=True)
         self._thread.start()
 
@@ -275,9 +277,14 @@ class SerialLights(FlagLights):
             port = serial.Serial(path, 115200, timeout=READ_SLICE_S, write_timeout=1.0,
                                  exclusive=True)
         except (serial.SerialException, OSError) as e:
-            log.debug("lights: cannot open %s yet: %s", path, e)
+            # Right after a plug-in the device can lag its name; say so only once.
+            problem = f"lights: cannot open {path}: {e}; still trying"
+            if problem != self._open_problem:
+                log.warning("%s", problem)
+                self._open_problem = problem
             self._retry_delay = RETRY_S
             return False
+        self._open_problem = ""
         link = _Link(port, path, self._on_board_event)
         try:
             port.reset_input_buffer()
@@ -318,6 +325,7 @@ class SerialLights(FlagLights):
         """Send what the board does not show yet; after a reconnect, all of it."""
         with self._lock:
             version = self._version
+            starts = self._board_starts
             ppf = self.config.pixels_per_flag
             colours = dict(self.config.colours)
             brightness = round(self.config.brightness * 255)
@@ -349,7 +357,7 @@ class SerialLights(FlagLights):
                 self.board = BoardInfo.from_words(reply.words)
             self._shown[key] = value
         with self._changed:
-            if self._link is link and version == self._version:
+            if self._link is link and version == self._version and starts == self._board_starts:
                 self._synced_version = version
                 self._changed.notify_all()
 
@@ -389,7 +397,10 @@ class SerialLights(FlagLights):
         if event.kind == "READY":
             # The board started afresh (reset, watchdog, power): it shows nothing of ours.
             log.info("lights: the board (re)started; sending the state")
-            self._shown = {}
+            with self._changed:
+                self._board_starts += 1
+                self._shown = {}
+                self._synced_version = -1
             self._wake.set()
             return
         if event.kind in ("PRESS", "HOLD") and len(event.words) == 2:

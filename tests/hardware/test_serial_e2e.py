@@ -181,7 +181,7 @@ def test_heartbeat_notices_a_hung_board(firmware: FirmwareOnPty, lights: SerialL
     assert per_flag(lights.dump_pixels())[0] == GREEN
 
 
-def test_junk_on_the_line_is_logged_and_ignored(firmware: FirmwareOnPty, lights: SerialLights,
+def test_replies_nobody_asked_for_are_logged_and_ignored(firmware: FirmwareOnPty, lights: SerialLights,
                                                 caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="hardware")
     # Something else writes into the port from the side: the board answers the
@@ -263,3 +263,45 @@ def test_firmware_answers_junk_with_errors_and_keeps_working(firmware: FirmwareO
         assert parse_line(port.readline().rstrip(b"\n")) == Reply(7, True)
         dump = parse_line(port.readline().rstrip(b"\n"))
         assert isinstance(dump, Reply) and dump.words[0].startswith("FF0000" * 3 + "000000")
+
+
+def test_board_restart_on_the_same_port_gets_the_state_again(tmp_path: Path) -> None:
+    sim = FirmwareOnPty(tmp_path)
+    sim.start(noisy=True)
+    lights = SerialLights(config_for(sim))
+    try:
+        lights.set_all([S.CLAIMED_SOUTH] * 9)
+        assert lights.flush(5)
+        # The board loses everything (RESET from the side) and says it started afresh.
+        side = os.open(sim.device, os.O_RDWR | os.O_NOCTTY)
+        os.write(side, command(500, "RESET"))
+        os.close(side)
+        assert wait_for(lambda: per_flag(lights.dump_pixels()) == [BLACK] * 9, 2)
+        sim.inject(framing.frame("! 0 READY battleline-lights 1.0.0 1 27 3 9"))
+        assert wait_for(lambda: per_flag(lights.dump_pixels()) == [GREEN] * 9, 2)
+        assert lights.connections == 1
+    finally:
+        lights.close()
+        sim.stop()
+
+
+def test_junk_from_the_board_is_logged_and_ignored(tmp_path: Path,
+                                                   caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="hardware")
+    sim = FirmwareOnPty(tmp_path)
+    sim.start(noisy=True)
+    lights = SerialLights(config_for(sim))
+    try:
+        assert lights.flush(5)
+        sim.inject(b"Traceback (most recent call last):\r\n\x00\xff\xfe\n>>> \n")
+        lights.set_flag(3, S.CLAIMABLE_SOUTH)
+        assert lights.flush(2)
+        assert per_flag(lights.dump_pixels())[2] == (0, 64, 0)
+        assert lights.press("north", 1).ok
+        assert lights.events.get(timeout=1) == ButtonEvent("north", 1)
+        junk = [r.getMessage() for r in caplog.records if "not the protocol" in r.getMessage()]
+        assert len(junk) == 3 and "Traceback" in junk[0]
+        assert lights.connections == 1
+    finally:
+        lights.close()
+        sim.stop()
