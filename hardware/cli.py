@@ -82,7 +82,7 @@ def walk(lights: FlagLights, step: float, say: Callable[[str], None]) -> None:
         time.sleep(seconds)
 
     lights.self_test()
-    show("self-test: each flag in turn, north, south, white",
+    show("self-test: sweep in north, south, white",
          max(step, looks.SELFTEST_MS / 1000) if step else 0)
     lights.clear_effect()  # with a short --step the sweep would hide the states
     for state in S:
