@@ -14,8 +14,9 @@ import enum
 from dataclasses import dataclass
 
 from companion.rules.cards import Troop
-from companion.rules.formations import Strength, best_completion, evaluate
+from companion.rules.formations import Strength
 from companion.rules.position import FLAG_COUNT, PLAYERS, Flag, Player, Position
+from companion.rules.terrain import side_best, side_strength
 
 
 class Reason(enum.Enum):
@@ -71,13 +72,6 @@ class Ruling:
         return self.reason.grants
 
 
-def side_strength(flag: Flag, player: Player) -> Strength | None:
-    """The strength of ``player``'s formation at ``flag`` if it is complete."""
-    if not flag.is_complete(player):
-        return None
-    return evaluate(flag.cards(player), fog=flag.sum_only)
-
-
 def rule_claim(
     position: Position, index: int, player: Player, *, unseen: int | None = None
 ) -> Ruling:
@@ -104,11 +98,10 @@ def rule_claim(
         return Ruling(index, player, reason, mine, (), theirs)
     if unseen is None:
         unseen = position.unseen_troops()
-    cards = flag.cards(opponent)
-    threat = best_completion(cards, flag.size, unseen, fog=flag.sum_only, better_than=mine)
+    threat = side_best(flag, opponent, unseen, better_than=mine)
     if threat is not None:
         return Ruling(index, player, Reason.BEATABLE, mine, threat.added, threat.strength)
-    if unseen.bit_count() < flag.size - len(cards):
+    if unseen.bit_count() < flag.free_slots(opponent):
         return Ruling(index, player, Reason.OPPONENT_CANNOT_COMPLETE, mine)
     return Ruling(index, player, Reason.UNBEATABLE, mine)
 

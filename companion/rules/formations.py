@@ -16,7 +16,7 @@ troop visible elsewhere; we apply the same to its own formation).
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 from typing import Final, NamedTuple
@@ -79,13 +79,15 @@ WILD_VALUES: Final[dict[Tactic, tuple[int, ...]]] = {
     Tactic.COMPANION_CAVALRY: (8,),
     Tactic.SHIELD_BEARERS: (1, 2, 3),
 }
-# Under Fog only the sum counts, so each wild is at its highest.
-WILD_BEST: Final[dict[Tactic, int]] = {w: max(vs) for w, vs in WILD_VALUES.items()}
+WildValues = Mapping[Tactic, tuple[int, ...]]
 
 _VALUE_MASKS: Final[tuple[int, ...]] = tuple(
     sum(1 << (c * 10 + v - 1) for c in range(6)) for v in range(1, 11)
 )  # index v-1: the bits of every troop of value v
 ALL_TROOPS_MASK: Final[int] = (1 << 60) - 1
+_CAP_MASKS: Final[tuple[int, ...]] = tuple(
+    sum(_VALUE_MASKS[v - 1] for v in range(1, cap + 1)) for cap in range(11)
+)  # index cap: the bits of every troop of value <= cap
 
 
 def troop_mask(troops: Iterable[Troop]) -> int:
@@ -110,16 +112,22 @@ class _Side:
     wild_best: int
 
 
-def _split(cards: Iterable[Card]) -> _Side:
+def _split(cards: Iterable[Card], wild_values: WildValues, cap: int) -> _Side | None:
+    """The side for the search, or None if a card cannot stay within ``cap``."""
     troops: list[Troop] = []
     wilds: list[tuple[int, ...]] = []
     best = 0
     for card in cards:
         if isinstance(card, Troop):
+            if card.value > cap:
+                return None
             troops.append(card)
-        elif card in WILD_VALUES:
-            wilds.append(WILD_VALUES[card])
-            best += WILD_BEST[card]
+        elif card in wild_values:
+            allowed = tuple(v for v in wild_values[card] if v <= cap)
+            if not allowed:
+                return None
+            wilds.append(allowed)
+            best += max(allowed)
         else:
             raise ValueError(f"{card.token} is not a formation card")
     return _Side(tuple(troops), tuple(wilds), best)
@@ -259,19 +267,26 @@ def best_completion(
     *,
     fog: bool = False,
     better_than: Strength | None = None,
+    cap: int = 10,
+    wild_values: WildValues = WILD_VALUES,
 ) -> Completion | None:
     """The strongest formation of ``size`` cards from ``cards`` plus unseen troops.
 
     ``unseen`` is a troop mask (see ``troop_mask``) of the troops that may be
     added. With ``better_than``, only a completion strictly stronger than it is
     returned (the search stops as soon as none can be), else None. None also
-    when the formation cannot be completed at all.
+    when the formation cannot be completed at all. ``cap`` keeps every card at
+    or below a value, and ``wild_values`` gives the wilds other ranges: the
+    terrain rules (a defender's highest card ignored, inverted values) need both.
     """
-    side = _split(cards)
-    need = size - len(side.troops) - len(side.wilds)
+    cards = tuple(cards)
+    side = _split(cards, wild_values, cap)
+    need = size - len(cards)
     if need < 0:
-        raise ValueError(f"{size - need} cards do not fit a formation of {size}")
-    unseen &= ~troop_mask(side.troops)
+        raise ValueError(f"{len(cards)} cards do not fit a formation of {size}")
+    if side is None:
+        return None
+    unseen &= ~troop_mask(side.troops) & _CAP_MASKS[cap]
     if fog:
         found = _highest(side, need, unseen, Formation.SUM)
         return found if found and (better_than is None or found.strength > better_than) else None

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any, Final, TypeVar, cast, get_args
 
-from companion.rules.cards import Card, Tactic, parse_card, parse_terrain
-from companion.rules.claims import Reason, Ruling, Rulings, side_strength
+from companion.rules.cards import Card, Tactic, Terrain, parse_card, parse_terrain
+from companion.rules.claims import Reason, Ruling, Rulings
 from companion.rules.errors import IllegalPosition, NotationError
 from companion.rules.position import (
     FLAG_COUNT,
@@ -26,13 +26,14 @@ from companion.rules.position import (
     Position,
     Variant,
 )
+from companion.rules.terrain import side_strength
 
 POSITION_FORMAT: Final = "battleline-position/1"
 RULINGS_FORMAT: Final = "battleline-rulings/1"
 
 _TOP_KEYS: Final = frozenset({"format", "variant", "to_move", "flags", "discards"})
 _FLAG_KEYS: Final = frozenset(
-    {"north", "south", "environment", "claimed_by", "completed_first", "terrain"}
+    {"north", "south", "environment", "claimed_by", "completed_first", "terrain", "defender"}
 )
 _VARIANT_CHOICES: Final[dict[str, tuple[object, ...]]] = {
     "tactics": (True, False),
@@ -127,6 +128,12 @@ def _flag(value: object, field: str) -> Flag:
     terrain = None
     if terrain_token is not None:
         terrain = _at(f"{field}.terrain", lambda: parse_terrain(terrain_token))
+    defender = _player(raw.get("defender"), f"{field}.defender")
+    fortified = terrain in (Terrain.CASTLE, Terrain.FORTRESS)
+    if fortified and defender is None:
+        raise NotationError(f"{field}.defender", f'required with {terrain}: "north" or "south"')
+    if defender is not None and not fortified:
+        raise NotationError(f"{field}.defender", "only a CASTLE or FORTRESS has a defender")
     flag = Flag(
         north=north,
         south=south,
@@ -134,11 +141,13 @@ def _flag(value: object, field: str) -> Flag:
         mud=Tactic.MUD in environment,
         terrain=terrain,
         claimed_by=_player(raw.get("claimed_by"), f"{field}.claimed_by"),
+        defender=defender,
     )
     for key, cards in (("north", north), ("south", south)):
-        if len(cards) > flag.size:
+        holds = flag.side_size(Player(key))
+        if len(cards) > holds:
             raise NotationError(
-                f"{field}.{key}", f"{len(cards)} cards, but a side here holds {flag.size}"
+                f"{field}.{key}", f"{len(cards)} cards, but a side here holds {holds}"
             )
     first = _player(raw.get("completed_first"), f"{field}.completed_first")
     both = flag.is_complete(Player.NORTH) and flag.is_complete(Player.SOUTH)
@@ -155,15 +164,8 @@ def _flag(value: object, field: str) -> Flag:
     moments = {Player.NORTH: None, Player.SOUTH: None} | {
         p: (0 if first in (None, p) else 1) for p in PLAYERS if flag.is_complete(p)
     }
-    return Flag(
-        north=north,
-        south=south,
-        fog=flag.fog,
-        mud=flag.mud,
-        terrain=terrain,
-        claimed_by=flag.claimed_by,
-        north_completed=moments[Player.NORTH],
-        south_completed=moments[Player.SOUTH],
+    return replace(
+        flag, north_completed=moments[Player.NORTH], south_completed=moments[Player.SOUTH]
     )
 
 
@@ -235,6 +237,8 @@ def dump_position(position: Position) -> dict[str, object]:
         }
         if flag.terrain is not None:
             entry["terrain"] = flag.terrain.token
+        if flag.defender is not None:
+            entry["defender"] = flag.defender.value
         flags.append(entry)
     return {
         "format": POSITION_FORMAT,

@@ -59,6 +59,7 @@ class Flag:
     claimed_by: Player | None = None
     north_completed: int | None = None
     south_completed: int | None = None
+    defender: Player | None = None  # of a Castle or Fortress
 
     def cards(self, player: Player) -> tuple[Card, ...]:
         return self.north if player is Player.NORTH else self.south
@@ -80,11 +81,16 @@ class Flag:
     def environment(self) -> tuple[Tactic, ...]:
         return tuple(t for t, on in ((Tactic.FOG, self.fog), (Tactic.MUD, self.mud)) if on)
 
+    def side_size(self, player: Player) -> int:
+        """Cards ``player``'s side holds: one more for the defender of a Castle or Fortress."""
+        fortified = self.terrain in (Terrain.CASTLE, Terrain.FORTRESS) and self.defender is player
+        return self.size + 1 if fortified else self.size
+
     def is_complete(self, player: Player) -> bool:
-        return len(self.cards(player)) >= self.size
+        return len(self.cards(player)) >= self.side_size(player)
 
     def free_slots(self, player: Player) -> int:
-        return self.size - len(self.cards(player))
+        return self.side_size(player) - len(self.cards(player))
 
     def completed_first(self) -> Player | None:
         """The side that completed first, when both are complete."""
@@ -198,9 +204,10 @@ class Position:
         for number, flag in enumerate(self.flags, start=1):
             for player in PLAYERS:
                 cards = flag.cards(player)
-                if len(cards) > flag.size:
+                if len(cards) > flag.side_size(player):
                     raise IllegalPosition(
-                        f"flag {number}: {player} has {len(cards)} cards, the side holds {flag.size}"
+                        f"flag {number}: {player} has {len(cards)} cards,"
+                        f" the side holds {flag.side_size(player)}"
                     )
                 for card in cards:
                     if isinstance(card, Tactic) and not card.is_morale:
