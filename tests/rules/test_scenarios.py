@@ -1,0 +1,150 @@
+"""Golden scenarios: hand-worked rulings for every rule of RULES.md, via the library and the CLI.
+
+Each file in ``scenarios/`` holds a ``battleline-position/1`` position, the rule
+it shows, why the expected rulings follow from RULES.md, and the expected
+``battleline-rulings/1`` output: the flags that matter in full, every other
+flag unclaimed with both sides ruled as ``others``. ``reasons`` names the
+library's ``Reason`` for each listed side (granted rulings print no reason).
+``scenarios/malformed/`` holds files the parser must reject, naming the field.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.rules.claims import adjudicate, rule_claim
+from companion.rules.errors import NotationError
+from companion.rules.notation import dump_rulings, parse_position
+from companion.rules.position import Player
+from tests.rules import oracle
+
+HERE = Path(__file__).parent
+SCENARIOS = sorted((HERE / "scenarios").glob("*.json"))
+MALFORMED = sorted((HERE / "scenarios" / "malformed").glob("*.json"))
+
+
+def load(path: Path) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return doc
+
+
+def cases(paths: list[Path]) -> list[Any]:
+    """One pytest param per file; a known engine discrepancy is a strict xfail."""
+    params = []
+    for path in paths:
+        doc = load(path)
+        marks = [pytest.mark.xfail(strict=True, reason=doc["xfail"])] if "xfail" in doc else []
+        params.append(pytest.param(path, id=path.stem, marks=marks))
+    return params
+
+
+def cli() -> list[str]:
+    """The installed console script beside this interpreter, else the module."""
+    script = Path(sys.executable).with_name("battleline-companion")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "companion.cli"]
+
+
+def normalised(rulings: dict[str, Any]) -> dict[str, Any]:
+    """Rulings with each counterexample in deck order: the order of added troops carries no meaning."""
+    rulings = json.loads(json.dumps(rulings))
+    for flag in rulings["flags"]:
+        for side in ("north", "south"):
+            if "counterexample" in flag[side]:
+                flag[side]["counterexample"].sort(key=oracle.TROOP_TOKENS.index)
+    return rulings
+
+
+def expected_rulings(doc: dict[str, Any]) -> dict[str, Any]:
+    expected = doc["expected"]
+    flags = []
+    for number in range(1, 10):
+        placed = doc["position"]["flags"][number - 1]
+        entry = expected["flags"].get(str(number))
+        if entry is None:
+            assert placed["claimed_by"] is None, "a claimed flag must be listed in expected"
+            entry = {"north": expected["others"], "south": expected["others"]}
+        flags.append(
+            {
+                "flag": number,
+                "claimed_by": placed["claimed_by"],
+                "north": entry["north"],
+                "south": entry["south"],
+            }
+        )
+    return normalised(
+        {"format": "battleline-rulings/1", "flags": flags, "winner": expected["winner"]}
+    )
+
+
+def test_scenarios_exist() -> None:
+    assert len(SCENARIOS) >= 35
+    assert len(MALFORMED) >= 9
+
+
+@pytest.mark.parametrize("path", cases(SCENARIOS))
+def test_scenario_rulings(path: Path) -> None:
+    doc = load(path)
+    assert doc["rule"] and doc["why"]
+    position = parse_position(json.dumps(doc["position"]))
+    assert normalised(dump_rulings(adjudicate(position))) == expected_rulings(doc)
+    for number, entry in doc["expected"]["flags"].items():
+        for player in Player:
+            ruling = rule_claim(position, int(number) - 1, player)
+            assert ruling.reason.name == entry["reasons"][player.value], (number, player)
+
+
+def test_scenarios_through_the_cli(tmp_path: Path) -> None:
+    """One shell runs ``adjudicate`` on every scenario; each prints exactly the library's rulings."""
+    files = []
+    for path in SCENARIOS:
+        target = tmp_path / path.name
+        target.write_text(json.dumps(load(path)["position"]), encoding="utf-8")
+        files.append(str(target))
+    loop = 'for f in "$@"; do "$CLI" adjudicate "$f" || echo "exit $?"; echo "%%"; done'
+    env = {**os.environ, "CLI": " ".join(cli())}
+    if len(cli()) > 1:
+        loop = loop.replace('"$CLI"', "$CLI")
+    done = subprocess.run(
+        ["sh", "-c", loop, "sh", *files], capture_output=True, text=True, env=env, check=True
+    )
+    outputs = done.stdout.split("%%\n")[:-1]
+    assert len(outputs) == len(SCENARIOS), done.stderr
+    for path, output in zip(SCENARIOS, outputs, strict=True):
+        doc = load(path)
+        printed = json.loads(output)
+        library = dump_rulings(adjudicate(parse_position(json.dumps(doc["position"]))))
+        assert printed == library, path.name
+        if "xfail" not in doc:
+            assert normalised(printed) == expected_rulings(doc), path.name
+
+
+def malformed_text(doc: dict[str, Any]) -> str:
+    return doc["text"] if "text" in doc else json.dumps(doc["position"], indent=2)
+
+
+def assert_names_field(field: str, doc: dict[str, Any]) -> None:
+    if doc.get("field_is_prefix"):
+        assert field.startswith(doc["field"]), field
+    else:
+        assert field == doc["field"]
+
+
+@pytest.mark.parametrize("path", cases(MALFORMED))
+def test_malformed_file_rejected_naming_the_field(path: Path, tmp_path: Path) -> None:
+    doc = load(path)
+    with pytest.raises(NotationError) as raised:
+        parse_position(malformed_text(doc))
+    assert_names_field(raised.value.field, doc)
+    target = tmp_path / "position.json"
+    target.write_text(malformed_text(doc), encoding="utf-8")
+    done = subprocess.run([*cli(), "adjudicate", str(target)], capture_output=True, text=True)
+    assert done.returncode != 0
+    assert done.stdout == ""
+    assert raised.value.field in done.stderr and raised.value.problem in done.stderr
