@@ -16,9 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from hardware import looks
-from hardware.config import BOARDS, ConfigError, LightsConfig
+from hardware.config import BOARDS, RGB, ConfigError, LightsConfig
 from hardware.factory import LightsUnavailable, open_lights, resolve_board
 from hardware.lights import FlagLights
+from hardware.picture import write_png
 from hardware.states import ButtonEvent, FlagState
 
 S = FlagState
@@ -42,6 +43,7 @@ def _parser() -> argparse.ArgumentParser:
     test.add_argument("--port", help="the Pico's serial port (default: found by USB id)")
     test.add_argument("--config", type=Path, help="a TOML file whose [lights] table to use")
     test.add_argument("--step", type=float, default=1.0, help="seconds per step (default 1)")
+    test.add_argument("--png", type=Path, help="also save a picture of each step's lights")
     test.add_argument("--listen", type=float, default=0.0,
                       help="then print button presses for this many seconds")
     return parser
@@ -60,25 +62,36 @@ def _config(args: argparse.Namespace) -> LightsConfig:
     return LightsConfig.from_mapping(data)
 
 
-def _readback(lights: FlagLights) -> str:
-    """What the board itself shows, one entry per flag."""
+def _readback(lights: FlagLights) -> tuple[str, list[RGB]]:
+    """What the board itself shows: as text, one entry per flag, and as the
+    colour of each light (each LED's two dies mixed, or each strip pixel)."""
     from hardware.direct import DirectLights
     from hardware.serial_link import SerialLights
 
     if isinstance(lights, DirectLights):
-        return "levels N/S " + " ".join(f"{a:.2f}/{b:.2f}" for a, b in lights.levels())
+        levels = lights.levels()
+        dies = lights.config.die_colours
+        mixed = [(min(255, round(a * dies[0][0] + b * dies[1][0])),
+                  min(255, round(a * dies[0][1] + b * dies[1][1])),
+                  min(255, round(a * dies[0][2] + b * dies[1][2]))) for a, b in levels]
+        return "levels N/S " + " ".join(f"{a:.2f}/{b:.2f}" for a, b in levels), mixed
     if isinstance(lights, SerialLights):
         lights.flush(2)
         pixels = lights.dump_pixels()
         per = max(1, len(pixels) // looks.FLAGS)
         return "pixels " + " ".join("{:02X}{:02X}{:02X}".format(*pixels[i])
-                                    for i in range(0, len(pixels), per))
-    return "(no board to read back)"
+                                    for i in range(0, len(pixels), per)), pixels
+    return "(no board to read back)", []
 
 
-def walk(lights: FlagLights, step: float, say: Callable[[str], None]) -> None:
+def walk(lights: FlagLights, step: float, say: Callable[[str], None]) -> list[list[RGB]]:
+    """Show every state and effect in turn; the colours read back at each step."""
+    seen: list[list[RGB]] = []
+
     def show(what: str, seconds: float = step) -> None:
-        say(f"{what:<48} {_readback(lights)}")
+        text, colours = _readback(lights)
+        say(f"{what:<48} {text}")
+        seen.append(colours)
         time.sleep(seconds)
 
     lights.self_test()
@@ -103,6 +116,7 @@ def walk(lights: FlagLights, step: float, say: Callable[[str], None]) -> None:
     lights.clear_effect()
     lights.set_all([S.OFF] * looks.FLAGS)
     show("all off", 0)
+    return seen
 
 
 def _listen(lights: FlagLights, seconds: float, say: Callable[[str], None]) -> None:
@@ -145,7 +159,11 @@ def main(argv: list[str]) -> int:
             if info is not None:
                 print(f"board: {info.name} {info.version} on {lights.port_path}, "
                       f"{info.pixels} pixels")
-        walk(lights, args.step, print)
+        seen = walk(lights, args.step, print)
+        if args.png is not None and any(seen):
+            per_flag = max(1, max(len(row) for row in seen) // looks.FLAGS)
+            write_png(args.png, seen, per_flag)
+            print(f"picture of each step: {args.png}")
         if args.listen > 0:
             _listen(lights, args.listen, print)
     print("done")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import struct
+import zlib
 from pathlib import Path
 
 import pytest
@@ -64,3 +66,34 @@ def test_bench_lights_prints_json_figures(capsys: pytest.CaptureFixture[str]) ->
     assert 0 < pico["unplug_to_state_restored"]["max_ms"] < 2000
     assert pico["state_change_to_ack"]["median_ms"] > 0
     assert figures["direct_board_mock_pins"]["refresh"]["median_ms"] > 0
+
+
+def _read_png(path: Path) -> tuple[int, int, bytes]:
+    """Width, height and RGB bytes of a PNG as picture.py writes it (filter 0 rows)."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    idat = data.index(b"IDAT")
+    size = struct.unpack(">I", data[idat - 4:idat])[0]
+    raw = zlib.decompress(data[idat + 4:idat + 4 + size])
+    stride = width * 3 + 1
+    assert all(raw[y * stride] == 0 for y in range(height))
+    return width, height, b"".join(raw[y * stride + 1:(y + 1) * stride] for y in range(height))
+
+
+def test_walk_picture(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    picture = tmp_path / "walk.png"
+    assert main(["lights", "test", "--board", "mock", "--step", "0", "--png", str(picture)]) == 0
+    width, height, rgb = _read_png(picture)
+    steps = sum(1 for line in capsys.readouterr().out.splitlines() if "levels N/S" in line)
+    cell, gap = 24, 4
+    assert (width, height) == (9 * cell + 10 * gap, steps * (cell + gap) + gap)
+
+    def at(step: int, flag: int) -> tuple[int, ...]:
+        x = gap + flag * (cell + gap) + cell // 2
+        y = gap + step * (cell + gap) + cell // 2
+        return tuple(rgb[(y * width + x) * 3:(y * width + x) * 3 + 3])
+
+    # Step 4 is "all flags claimed by north": the red die at half brightness.
+    assert [at(4, f) for f in range(9)] == [(128, 0, 0)] * 9
+    assert at(1, 0) == (0, 0, 0)  # all off
