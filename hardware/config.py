@@ -62,6 +62,12 @@ class LightsConfig:
     heartbeat_s: float = 1.0  # PING when the link has been quiet this long
     reply_timeout_s: float = 1.0  # no answer this long: the link is taken as lost
 
+    def __post_init__(self) -> None:
+        # Any colour not given keeps its default, however the config was made.
+        missing = {k: v for k, v in looks.DEFAULT_COLOURS.items() if k not in self.colours}
+        if missing:
+            object.__setattr__(self, "colours", {**missing, **self.colours})
+
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], where: str = "lights") -> LightsConfig:
         """A config from a TOML-like mapping; missing keys keep their defaults."""
@@ -69,13 +75,8 @@ class LightsConfig:
         for key in data:
             if key not in known:
                 raise ConfigError(f"{where}.{key}: unknown setting (known: {', '.join(sorted(known))})")
-        config = cls()
-        changes: dict[str, Any] = {}
-        for key, value in data.items():
-            changes[key] = _PARSERS[key](value, f"{where}.{key}")
-        if "colours" in changes:
-            changes["colours"] = {**config.colours, **changes["colours"]}
-        return replace(config, **changes)
+        changes = {key: _PARSERS[key](value, f"{where}.{key}") for key, value in data.items()}
+        return replace(cls(), **changes)
 
 
 def _fail(key: str, problem: str) -> ConfigError:
