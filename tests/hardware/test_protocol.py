@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from serial.tools import list_ports
+from serial.tools.list_ports_common import ListPortInfo
 
-from hardware import framing
+from hardware import discovery, framing
 from hardware.config import LightsConfig
 from hardware.discovery import describe_search, find_port
 from hardware.protocol import BoardEvent, BoardInfo, JunkLine, Reply, command, parse_line
@@ -59,3 +61,26 @@ def test_configured_port_is_used_only_while_it_exists(tmp_path: Path) -> None:
     assert find_port(config) == str(port)
     assert describe_search(config) == f"the configured port {port}"
     assert "2E8A:0005" in describe_search(LightsConfig())
+
+
+def _port(device: str, vid: int | None, pid: int | None) -> ListPortInfo:
+    info = ListPortInfo(device, skip_link_detection=True)
+    info.vid, info.pid = vid, pid
+    return info
+
+
+def test_the_pico_is_found_by_usb_id(monkeypatch: pytest.MonkeyPatch) -> None:
+    ports = [_port("/dev/ttyUSB0", 0x0403, 0x6001), _port("/dev/ttyACM1", 0x2E8A, 0x0005)]
+    monkeypatch.setattr(list_ports, "comports", lambda: ports)
+    assert find_port(LightsConfig()) == "/dev/ttyACM1"
+    # A Pico 2 or a board with its own USB id: set usb_id.
+    assert find_port(LightsConfig(usb_id=(0x0403, 0x6001))) == "/dev/ttyUSB0"
+
+
+def test_else_by_its_by_id_name(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(list_ports, "comports", lambda: [_port("/dev/ttyS0", None, None)])
+    monkeypatch.setattr(discovery, "BY_ID_PATTERN", str(tmp_path / "*MicroPython*"))
+    assert find_port(LightsConfig()) is None
+    link = tmp_path / "usb-MicroPython_Board_in_FS_mode_e6614c311b7e6f35-if00"
+    link.symlink_to("/dev/ttyACM0")
+    assert find_port(LightsConfig()) == str(link)
