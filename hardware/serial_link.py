@@ -279,6 +279,8 @@ class SerialLights(FlagLights):
         except (serial.SerialException, OSError) as e:
             # Right after a plug-in the device can lag its name; say so only once.
             problem = f"lights: cannot open {path}: {e}; still trying"
+            if "Permission denied" in str(e):
+                problem += " (add your user to the dialout group, then log in again)"
             if problem != self._open_problem:
                 log.warning("%s", problem)
                 self._open_problem = problem

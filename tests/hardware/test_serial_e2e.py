@@ -305,3 +305,18 @@ def test_junk_from_the_board_is_logged_and_ignored(tmp_path: Path,
     finally:
         lights.close()
         sim.stop()
+
+
+def test_a_port_that_cannot_be_opened_is_reported_once(tmp_path: Path,
+                                                      caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="hardware")
+    not_a_tty = tmp_path / "ttyACM0"
+    not_a_tty.write_text("")
+    lights = SerialLights(LightsConfig(board="pico", serial_port=str(not_a_tty)))
+    try:
+        time.sleep(0.5)  # several retries, 0.1 s apart
+        assert not lights.connected
+    finally:
+        lights.close()
+    reports = [r.getMessage() for r in caplog.records if "cannot open" in r.getMessage()]
+    assert len(reports) == 1 and str(not_a_tty) in reports[0]
