@@ -21,41 +21,30 @@ from typing import Final
 
 from companion.rules.actions import (
     Action,
-    Betray,
     Chance,
     Claim,
     DeckKind,
-    Desert,
     Draw,
     EndTurn,
     Pass,
-    Play,
-    Redeploy,
     Scout,
     ScoutReturn,
 )
-from companion.rules.cards import ALL_CARDS, TACTICS, TROOPS, Card, Tactic, Troop, card_sort_key
+from companion.rules.cards import ALL_CARDS, TACTICS, TROOPS, Card, Troop, card_sort_key
 from companion.rules.claims import Ruling, rule_claim
 from companion.rules.errors import (
     CardNotInHand,
     ClaimNotAllowed,
-    ClaimRefused,
     EmptyDeck,
-    EnvironmentAlreadyThere,
-    FlagAlreadyClaimed,
     GameOver,
     IllegalAction,
-    InvalidTarget,
     MustDraw,
     MustPlayCard,
     NoSuchFlag,
-    NotAFormationCard,
-    SecondLeader,
-    SideFull,
-    TacticsLimit,
     WrongPhase,
 )
-from companion.rules.position import FLAG_COUNT, PLAYERS, Flag, Player, Position, Variant
+from companion.rules.position import FLAG_COUNT, PLAYERS, Player, Position, Variant
+from companion.rules.table import Table, played_card
 
 HAND_SIZE: Final = 7
 SCOUT_DRAWS: Final = 3
@@ -114,23 +103,16 @@ def _idx(player: Player) -> int:
     return 0 if player is Player.NORTH else 1
 
 
-def _pair_set(pair: tuple[int, int], player: Player, value: int) -> tuple[int, int]:
-    return (value, pair[1]) if player is Player.NORTH else (pair[0], value)
-
-
 @dataclass(frozen=True, slots=True)
 class GameState:
     """Everything about a game at one moment; ``position`` is the table part."""
 
-    position: Position
+    table: Table
     player: Player  # whose turn it is (the dealer's target while dealing)
     phase: Phase = Phase.DEAL
     hands: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())
     troop_deck: Deck = field(default_factory=lambda: Deck(rest=frozenset(TROOPS)))
     tactic_deck: Deck = field(default_factory=lambda: Deck(rest=frozenset(TACTICS)))
-    guile: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())  # played guile cards
-    tactics_played: tuple[int, int] = (0, 0)
-    leader_played: tuple[bool, bool] = (False, False)
     pending: DeckKind | None = None  # a draw waiting for its chance event
     draws_left: int = 0
     drew: bool = False  # a draw happened this turn: no more claims
@@ -145,12 +127,29 @@ class GameState:
         variant = variant or Variant()
         tactics = frozenset(TACTICS) if variant.tactics else frozenset()
         return cls(
-            position=Position(to_move=first, variant=variant),
+            table=Table(Position(to_move=first, variant=variant)),
             player=first,
             tactic_deck=Deck(rest=tactics),
         )
 
     # ----------------------------------------------------------------- queries
+    @property
+    def position(self) -> Position:
+        return self.table.position
+
+    @property
+    def tactics_played(self) -> tuple[int, int]:
+        return self.table.tactics_played
+
+    @property
+    def leader_played(self) -> tuple[bool, bool]:
+        return self.table.leader_played
+
+    @property
+    def guile(self) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+        """Guile cards each player has played (face up by the tactics deck)."""
+        return self.table.guile
+
     def hand(self, player: Player) -> tuple[Card, ...]:
         return self.hands[_idx(player)]
 
@@ -175,13 +174,10 @@ class GameState:
             yield from hand
         yield from self.troop_deck.cards()
         yield from self.tactic_deck.cards()
-        yield from self.position.cards_on_table()
-        for guile in self.guile:
-            yield from guile
+        yield from self.table.face_up()
 
     def can_play_tactic(self, player: Player) -> bool:
-        mine, theirs = self.tactics_played[_idx(player)], self.tactics_played[_idx(player.other)]
-        return self.position.variant.tactics and mine <= theirs
+        return self.table.can_play_tactic(player)
 
     def rule(self, flag: int, player: Player | None = None) -> Ruling:
         """The ruling on ``player`` (default: the player to move) claiming ``flag``."""
@@ -222,36 +218,7 @@ class GameState:
         )
 
     def _plays(self) -> Iterator[Action]:
-        """The card plays ``_play_error`` allows, generated directly (the playouts check both agree)."""
-        me, flags = self.player, self.position.flags
-        open_flags = [i for i, f in enumerate(flags) if f.claimed_by is None]
-        free = [i for i in open_flags if flags[i].free_slots(me) > 0]
-        tactics_ok = self.can_play_tactic(me)
-        for card in dict.fromkeys(self.hand(me)):
-            if isinstance(card, Troop):
-                yield from (Play(card, i) for i in free)
-                continue
-            if not tactics_ok or (card.is_leader and self.leader_played[_idx(me)]):
-                continue
-            if card.is_morale:
-                yield from (Play(card, i) for i in free)
-            elif card.is_environment:
-                yield from (Play(card, i) for i in open_flags if card not in flags[i].environment)
-            elif card is Tactic.SCOUT:
-                yield Scout()
-            elif card is Tactic.REDEPLOY:
-                for i in open_flags:
-                    for c in flags[i].cards(me):
-                        yield Redeploy(i, c, None)
-                        yield from (Redeploy(i, c, j) for j in free if j != i)
-            elif card is Tactic.DESERTER:
-                for i in open_flags:
-                    yield from (Desert(i, c) for c in flags[i].cards(me.other))
-            elif card is Tactic.TRAITOR:
-                for i in open_flags:
-                    for c in flags[i].cards(me.other):
-                        if isinstance(c, Troop):
-                            yield from (Betray(i, c, j) for j in free)
+        return self.table.plays(self.player, self.hand(self.player))
 
     # ----------------------------------------------------------------- applying
     def apply(self, action: Action) -> GameState:
@@ -330,11 +297,7 @@ class GameState:
         if not self._claims_open():
             timing = self.position.variant.claim_timing
             raise ClaimNotAllowed(f"not in the {self.phase.value} step ({timing} claim timing)")
-        ruling = self.rule(index)
-        if not ruling.granted:
-            raise ClaimRefused(ruling.reason.value, ruling)
-        flag = replace(self.position.flags[index], claimed_by=self.player)
-        state = self._with_flag(index, flag)
+        state = replace(self, table=self.table.with_claim(index, self.player))
         winner = state.position.winner()
         if winner is not None:
             return state._finish(winner, state._ending_by_claims(winner))
@@ -380,10 +343,8 @@ class GameState:
 
     def _next_turn(self, *, passed: bool = False) -> GameState:
         nxt = self.player.other
-        position = replace(self.position, to_move=nxt)
         return replace(
-            self,
-            position=position,
+            self._with_position(replace(self.position, to_move=nxt)),
             player=nxt,
             phase=Phase.PLAY,
             draws_left=0,
@@ -396,110 +357,18 @@ class GameState:
         """Why the rules forbid playing ``action`` now, or None if they allow it."""
         if self.phase is not Phase.PLAY:
             return WrongPhase("cards are played once per turn, before drawing")
-        me = self.player
-        card = _played_card(action)
-        if card is None:
-            return WrongPhase(f"{action.notation()} is not a card play")
-        if card not in self.hand(me):
-            return CardNotInHand(f"{card.token} is not in {me}'s hand")
-        if isinstance(card, Tactic):
-            if not self.can_play_tactic(me):
-                return TacticsLimit(f"{me} has played {self.tactics_played[_idx(me)]}")
-            if card.is_leader and self.leader_played[_idx(me)]:
-                return SecondLeader(f"{me} already played a leader")
-        flags = self.position.flags
-        if isinstance(action, Play):
-            if not 0 <= action.flag < FLAG_COUNT:
-                return NoSuchFlag(str(action.flag + 1))
-            flag = flags[action.flag]
-            if flag.claimed_by is not None:
-                return FlagAlreadyClaimed(f"flag {action.flag + 1}")
-            if isinstance(card, Tactic) and card.is_environment:
-                if card in flag.environment:
-                    return EnvironmentAlreadyThere(f"flag {action.flag + 1}")
-                return None
-            if isinstance(card, Tactic) and not card.is_morale:
-                return NotAFormationCard(card.token)
-            if not flag.free_slots(me):
-                return SideFull(f"flag {action.flag + 1}")
-            return None
-        if isinstance(action, Redeploy | Desert | Betray):
-            owner = me if isinstance(action, Redeploy) else me.other
-            if not 0 <= action.flag < FLAG_COUNT:
-                return NoSuchFlag(str(action.flag + 1))
-            source = flags[action.flag]
-            if source.claimed_by is not None:
-                return FlagAlreadyClaimed(f"flag {action.flag + 1}")
-            if action.card not in source.cards(owner):
-                return InvalidTarget(
-                    f"{action.card.token} is not on {owner}'s side of flag {action.flag + 1}"
-                )
-            if isinstance(action, Betray) and not isinstance(action.card, Troop):
-                return InvalidTarget("Traitor takes troops only")
-            to = action.to if isinstance(action, Redeploy | Betray) else None
-            if to is not None:
-                if not 0 <= to < FLAG_COUNT:
-                    return NoSuchFlag(str(to + 1))
-                if isinstance(action, Redeploy) and to == action.flag:
-                    return InvalidTarget("Redeploy moves a card to another flag")
-                target = flags[to]
-                if target.claimed_by is not None:
-                    return FlagAlreadyClaimed(f"flag {to + 1}")
-                if not target.free_slots(me):
-                    return SideFull(f"flag {to + 1}")
-            return None
-        return None  # Scout
+        return self.table.play_error(self.player, action, self.hand(self.player))
 
     def _play(self, action: Action) -> GameState:
-        me, moment = self.player, self.moment
-        card = _played_card(action)
+        card = played_card(action)
         assert card is not None
-        state = self._take(me, card)
-        if isinstance(card, Tactic):
-            state = replace(
-                state,
-                tactics_played=_pair_set(
-                    self.tactics_played, me, self.tactics_played[_idx(me)] + 1
-                ),
-            )
-            if card.is_leader:
-                leaders = self.leader_played
-                state = replace(
-                    state,
-                    leader_played=(True, leaders[1]) if me is Player.NORTH else (leaders[0], True),
-                )
-            if card.is_guile:
-                guile = list(self.guile)
-                guile[_idx(me)] = (*guile[_idx(me)], card)
-                state = replace(state, guile=(guile[0], guile[1]))
-        flags = list(state.position.flags)
-        discards = state.position.discards
-        if isinstance(action, Play):
-            flag = flags[action.flag]
-            if isinstance(card, Tactic) and card.is_environment:
-                flags[action.flag] = flag.with_environment(card, moment)
-            else:
-                flags[action.flag] = flag.with_cards(me, (*flag.cards(me), card), moment)
-        elif isinstance(action, Redeploy | Desert | Betray):
-            owner = me if isinstance(action, Redeploy) else me.other
-            source = flags[action.flag]
-            left = tuple(c for c in source.cards(owner) if c != action.card)
-            flags[action.flag] = source.with_cards(owner, left, moment)
-            to = action.to if isinstance(action, Redeploy | Betray) else None
-            if to is None:
-                discards = (*discards, action.card)
-            else:
-                target = flags[to]
-                flags[to] = target.with_cards(me, (*target.cards(me), action.card), moment)
-        position = replace(state.position, flags=tuple(flags), discards=discards)
-        state = replace(state, position=position, passes=0)
+        state = self._take(self.player, card)
+        table = self.table.with_play(self.player, action, self.moment)
         draws = SCOUT_DRAWS if isinstance(action, Scout) else 1
-        return replace(state, phase=Phase.DRAW, draws_left=draws, drew=False)
+        return replace(state, table=table, passes=0, phase=Phase.DRAW, draws_left=draws, drew=False)
 
-    def _with_flag(self, index: int, flag: Flag) -> GameState:
-        flags = list(self.position.flags)
-        flags[index] = flag
-        return replace(self, position=replace(self.position, flags=tuple(flags)))
+    def _with_position(self, position: Position) -> GameState:
+        return replace(self, table=replace(self.table, position=position))
 
     # ----------------------------------------------------------------- the end
     def _ending_by_claims(self, winner: Player) -> Ending:
@@ -516,8 +385,7 @@ class GameState:
         for index in range(FLAG_COUNT):
             for player in PLAYERS:
                 if rule_claim(state.position, index, player).granted:
-                    flag = replace(state.position.flags[index], claimed_by=player)
-                    state = state._with_flag(index, flag)
+                    state = replace(state, table=state.table.with_claim(index, player))
                     break
         winner = state.position.winner()
         if winner is not None:
@@ -526,20 +394,6 @@ class GameState:
         if north == south:
             return state._finish(None, Ending.DRAW)
         return state._finish(Player.NORTH if north > south else Player.SOUTH, Ending.FLAGS)
-
-
-def _played_card(action: Action) -> Card | None:
-    if isinstance(action, Play):
-        return action.card
-    if isinstance(action, Scout):
-        return Tactic.SCOUT
-    if isinstance(action, Redeploy):
-        return Tactic.REDEPLOY
-    if isinstance(action, Desert):
-        return Tactic.DESERTER
-    if isinstance(action, Betray):
-        return Tactic.TRAITOR
-    return None
 
 
 def _check_flag(index: int) -> None:

@@ -8,6 +8,7 @@ from dataclasses import replace
 from companion.rules.cards import TACTICS, TROOPS, Card, Tactic, parse_card
 from companion.rules.game import Deck, GameState, Phase
 from companion.rules.position import Flag, Player, Position, Variant
+from companion.rules.table import Table
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -64,15 +65,12 @@ def state(
     rest_troops = frozenset() if empty_decks else frozenset(c for c in TROOPS if c not in used)
     rest_tactics = frozenset() if empty_decks else frozenset(c for c in TACTICS if c not in used)
     return GameState(
-        position=position,
+        table=Table(position, tactics_played, leader_played, guiles),
         player=player,
         phase=phase,
         hands=hands,
         troop_deck=Deck(top=troop_top, rest=rest_troops),
         tactic_deck=Deck(top=tactic_top, rest=rest_tactics),
-        guile=guiles,
-        tactics_played=tactics_played,
-        leader_played=leader_played,
         draws_left=1 if phase is Phase.DRAW else 0,
         moment=10,
     )
