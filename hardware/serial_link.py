@@ -41,13 +41,37 @@ class BoardUnavailable(Exception):
     """A request needed the board, and it was not connected in time."""
 
 
+class _Throttle:
+    """Logs a warning at most `burst` times a `window`; the rest at debug level,
+    so a board babbling (a REPL, a crash loop) cannot flood the log."""
+
+    def __init__(self, burst: int = 5, window: float = 60.0) -> None:
+        self.burst = burst
+        self.window = window
+        self.times: list[float] = []
+
+    def __call__(self, message: str) -> None:
+        now = time.monotonic()
+        self.times = [t for t in self.times if now - t < self.window]
+        if len(self.times) < self.burst:
+            self.times.append(now)
+            log.warning("%s", message)
+            if len(self.times) == self.burst:
+                log.warning("lights: more such lines in the next %g s go to the debug log",
+                            self.window)
+        else:
+            log.debug("%s", message)
+
+
 class _Link:
     """One open connection: sequence numbers, lines, replies matched to commands."""
 
-    def __init__(self, port: Any, path: str, on_event: Callable[[BoardEvent], None]) -> None:
+    def __init__(self, port: Any, path: str, on_event: Callable[[BoardEvent], None],
+                 report: Callable[[str], None]) -> None:
         self.port = port
         self.path = path
         self.on_event = on_event
+        self.report = report  # for lines that are not what we expect
         self.buffer = bytearray()
         self.seq = 0
         self.last_sent = 0.0
@@ -81,16 +105,16 @@ class _Link:
         try:
             item = parse_line(line)
         except JunkLine as e:
-            log.warning("lights: ignored a line from the board on %s that is not the protocol "
-                        "(%s): %r", self.path, e, line[:80])
+            self.report(f"lights: ignored a line from the board on {self.path} that is not the "
+                        f"protocol ({e}): {line[:80]!r}")
             return None
         if isinstance(item, BoardEvent):
             self.on_event(item)
             return None
         if seq is not None and item.seq == seq:
             return item
-        log.warning("lights: the board on %s answered %s to a command we did not send just "
-                    "now (seq %s); ignored", self.path, item, item.seq or "-")
+        self.report(f"lights: the board on {self.path} answered {item} to a command we did not "
+                    f"send just now (seq {item.seq or '-'}); ignored")
         return None
 
     def read_line(self, deadline: float, interrupt: threading.Event | None = None) -> bytes | None:
@@ -158,6 +182,8 @@ class SerialLights(FlagLights):
         self._last_event: int | None = None
         self._missing_logged = False
         self._open_problem = ""
+        self._handshake_problem = ""
+        self._report = _Throttle()
         self._board_starts = 0  # READY events seen: each means the board lost our state
         self._thread = threading.Thread(target=self._run, name="flag-lights-serial", daemon=True)
         self._thread.start()
@@ -287,7 +313,7 @@ class SerialLights(FlagLights):
             self._retry_delay = RETRY_S
             return False
         self._open_problem = ""
-        link = _Link(port, path, self._on_board_event)
+        link = _Link(port, path, self._on_board_event, self._report)
         try:
             port.reset_input_buffer()
             link.write(b"\n")  # end any half line the board may hold
@@ -297,8 +323,11 @@ class SerialLights(FlagLights):
                 raise JunkLine(f"the board refused the handshake: {reply}")
             info = BoardInfo.from_words(reply.words)
         except (LinkLost, JunkLine) as e:
-            log.error("lights: no handshake with %s: %s. Is the battle line firmware on the "
-                      "Pico? See firmware/README.md", path, e)
+            problem = (f"lights: no handshake with {path}: {e}. Is the battle line firmware on "
+                       "the Pico? See firmware/README.md")
+            if problem != self._handshake_problem:  # once, not at every retry
+                log.error("%s", problem)
+                self._handshake_problem = problem
             link.close()
             self._retry_delay = GIVE_UP_S if isinstance(e, JunkLine) else RETRY_S
             return False
@@ -310,6 +339,7 @@ class SerialLights(FlagLights):
             self._synced_version = -1
             self.connections += 1
             self._missing_logged = False
+            self._handshake_problem = ""
             self._last_event = None
         log.info("lights: connected to %s %s on %s (%d pixels)", info.name, info.version, path,
                  info.pixels)

@@ -7,7 +7,9 @@ import logging
 import os
 import random
 import signal
+import subprocess
 import time
+import tty
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -16,7 +18,7 @@ import serial
 
 from hardware import framing
 from hardware.config import LightsConfig
-from hardware.firmware_sim import FirmwareOnPty
+from hardware.firmware_sim import FirmwareOnPty, micropython_binary
 from hardware.protocol import BoardEvent, Reply, command, parse_line
 from hardware.serial_link import SerialLights
 from hardware.states import ButtonEvent, FlagState
@@ -320,3 +322,28 @@ def test_a_port_that_cannot_be_opened_is_reported_once(tmp_path: Path,
         lights.close()
     reports = [r.getMessage() for r in caplog.records if "cannot open" in r.getMessage()]
     assert len(reports) == 1 and str(not_a_tty) in reports[0]
+
+
+def test_a_bare_micropython_repl_is_refused_clearly_and_quietly(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A Pico with MicroPython but without our firmware: the real REPL answers."""
+    caplog.set_level(logging.WARNING, logger="hardware")
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    repl = subprocess.Popen([micropython_binary()], stdin=master, stdout=master, stderr=master)
+    os.close(master)
+    lights = SerialLights(LightsConfig(board="pico", serial_port=os.ttyname(slave),
+                                       reply_timeout_s=0.3))
+    try:
+        time.sleep(2.0)  # several handshake attempts
+        assert not lights.connected
+    finally:
+        lights.close()
+        repl.kill()
+        repl.wait()
+        os.close(slave)
+    messages = [r.getMessage() for r in caplog.records]
+    refusals = [m for m in messages if "no handshake" in m]
+    assert len(refusals) == 1 and "Is the battle line firmware on the Pico?" in refusals[0]
+    assert any(">>>" in m for m in messages)  # the junk is named...
+    assert len(messages) <= 8  # ...but does not flood the log
