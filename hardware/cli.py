@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import argparse
 import logging
+import queue
 import sys
 import time
 import tomllib
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from hardware import looks
@@ -125,7 +127,7 @@ def _listen(lights: FlagLights, seconds: float, say: Callable[[str], None]) -> N
     while (left := deadline - time.monotonic()) > 0:
         try:
             event: ButtonEvent = lights.events.get(timeout=left)
-        except Exception:  # queue.Empty: time is up
+        except queue.Empty:
             break
         where = f" at flag {event.flag}" if event.flag else ""
         say(f"  {event.player} {'held' if event.held else 'pressed'}{where}")
@@ -140,6 +142,7 @@ def main(argv: list[str]) -> int:
         print(f"lights: bad configuration: {e}", file=sys.stderr)
         return 2
     board = resolve_board(config)
+    config = replace(config, board=board)  # decide 'auto' once
     print(f"lights test on the {board} board (step {args.step:g} s)")
     try:
         lights = open_lights(config)
