@@ -158,10 +158,10 @@ def _classic(face: Face, s: float) -> Image:
     cv2.rectangle(img, pic[:2], pic[2:], frame, max(1, round(0.6 * s)))
     # Corner values in circles, name between them.
     label = _short(face)
-    r = round(6.2 * s)
+    r = round(7.2 * s)
     for cx in (fw + r + round(1 * s), w - fw - r - round(1 * s)):
         cv2.circle(img, (cx, fw + r + round(1 * s)), r, frame, -1, cv2.LINE_AA)
-        _text(img, label, (cx, fw + r + round(1 * s)), r * 0.95, (235, 245, 250), F_SERIF,
+        _text(img, label, (cx, fw + r + round(1 * s)), r * 1.1, (235, 245, 250), F_SERIF,
               thick=0.11, max_w=r * 1.7)
     title = UNIT_NAMES[face.value] if isinstance(face, Troop) else card_name(face)
     _text(img, title, (w / 2, fw + r + round(1 * s)), 2.6 * s, (30, 30, 30),
@@ -170,8 +170,17 @@ def _classic(face: Face, s: float) -> Image:
 
 
 def render_card(face: Face, style: Style = "companion", px_per_mm: float = 4.0) -> Image:
-    """The card face, upright (index band at the top), BGR."""
-    return _companion(face, px_per_mm) if style == "companion" else _classic(face, px_per_mm)
+    """The card face, upright (index band at the top), BGR.
+
+    Always drawn at print resolution and then scaled, so that strokes keep
+    their proportions at any size, as a printed card's do.
+    """
+    draw_px = max(px_per_mm, 8.0)
+    img = _companion(face, draw_px) if style == "companion" else _classic(face, draw_px)
+    if draw_px == px_per_mm:
+        return img
+    size = (round(CARD_W * px_per_mm), round(CARD_H * px_per_mm))
+    return cv2.resize(img, size, interpolation=cv2.INTER_AREA)
 
 
 def card_sheet(faces: tuple[Face, ...], style: Style, px_per_mm: float,

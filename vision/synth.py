@@ -347,3 +347,33 @@ def scene(seed: int, style: Style = "companion", fullness: float = 0.6,
     rng = np.random.default_rng(seed)
     table = lay_table(random_deal(rng, fullness), style, rng)
     return table, photograph(table, Camera.random(rng), Conditions.random(rng, hands_p), rng)
+
+
+def card_photo(token: str, style: Style, rng: np.random.Generator,
+               size: tuple[int, int] = (900, 1200)) -> Image:
+    """A phone photo of one card, upright, on a plain grey table: for enrolment."""
+    w, h = size
+    card = _card_image(token, style, 8.0)
+    ch, cw = card.shape[:2]
+    scale = rng.uniform(0.55, 0.75) * h / ch
+    cx, cy = w / 2 + rng.uniform(-40, 40), h / 2 + rng.uniform(-40, 40)
+    jitter = rng.uniform(-0.04, 0.04, (4, 2)) * np.array([cw, ch]) * scale
+    dst = np.array([[cx - cw * scale / 2, cy - ch * scale / 2],
+                    [cx + cw * scale / 2, cy - ch * scale / 2],
+                    [cx + cw * scale / 2, cy + ch * scale / 2],
+                    [cx - cw * scale / 2, cy + ch * scale / 2]]) + jitter
+    src = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float32)
+    m = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    grey = float(rng.uniform(90, 170))
+    photo: FloatImage = np.full((h, w, 3), grey, np.float32)
+    warped = cv2.warpPerspective(card, m, (w, h), flags=cv2.INTER_AREA).astype(np.float32)
+    mask = cv2.warpPerspective(np.full((ch, cw), 1.0, np.float32), m, (w, h))[:, :, None]
+    photo = photo * (1 - mask) + warped * mask
+    cast = rng.uniform(0.85, 1.12, 3).astype(np.float32)
+    ys = np.linspace(-0.5, 0.5, h, dtype=np.float32)[:, None, None]
+    photo *= cast * (1 + rng.uniform(-0.2, 0.2) * ys)
+    photo = cv2.GaussianBlur(photo, (0, 0), float(rng.uniform(0.5, 1.2)))
+    noise: FloatImage = np.empty(photo.shape, np.float32)
+    cv2.randn(noise, (0.0, 0.0, 0.0), (3.0, 3.0, 3.0))  # type: ignore[call-overload]
+    out: Image = np.clip(photo + noise, 0, 255).astype(np.uint8)
+    return out

@@ -1,0 +1,135 @@
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cli import main
+from vision.deck_art import ALL_FACES
+from vision.enroll import enroll_from_dir, find_card
+from vision.profile import DeckProfile, ProfileError, builtin_profile
+from vision.read import SHIFT_PX, Reader
+from vision.synth import card_photo
+
+
+@pytest.fixture(scope="module")
+def photo_dir(tmp_path_factory) -> Path:
+    """One rendered phone photo per card of the classic deck, named by token."""
+    folder = tmp_path_factory.mktemp("classic-deck")
+    rng = np.random.default_rng(5)
+    for face in ALL_FACES:
+        cv2.imwrite(str(folder / f"{face.token}.jpg"),
+                    card_photo(face.token, "classic", rng, size=(600, 800)))
+    return folder
+
+
+def test_find_card_flattens_a_photo_to_an_upright_card():
+    rng = np.random.default_rng(1)
+    photo = card_photo("R7", "classic", rng, size=(600, 800))
+    card = find_card(photo)
+    assert card.shape[0] > card.shape[1]  # portrait
+    # Top band holds the frame's red; the middle holds the picture.
+    b, g, r = card[5, card.shape[1] // 2].astype(int)
+    assert r > g + 40 and r > b + 40
+
+
+@pytest.mark.slow
+def test_enrol_command_writes_a_profile_that_reads_its_own_cards(photo_dir, tmp_path, capsys):
+    out = tmp_path / "classic.npz"
+    assert main(["enroll", "--from-dir", str(photo_dir), "--out", str(out)]) == 0
+    assert "79 cards" in capsys.readouterr().out
+    profile = DeckProfile.load(out)
+    assert len(profile.tokens) == 79
+    reader = Reader(profile)
+    # A fresh photo of a card, flattened, is read back as that card.
+    rng = np.random.default_rng(99)
+    right = 0
+    tokens = ["R7", "O8", "G2", "B10", "P5", "Y1", "AL", "MUD", "TRAITOR", "CC"]
+    for tok in tokens:
+        card = find_card(card_photo(tok, "classic", rng, size=(600, 800)))
+        band = cv2.resize(card, (126, 176), interpolation=cv2.INTER_AREA)[:32]
+        crop = cv2.copyMakeBorder(band.astype(np.float32) / 255, SHIFT_PX, SHIFT_PX,
+                                  SHIFT_PX, SHIFT_PX, cv2.BORDER_REPLICATE)
+        token, *_ = reader.classify(crop, 16.0)
+        assert token in (tok, "unknown")
+        right += token == tok
+    assert right >= 8
+
+
+def test_enrolment_names_bad_files_and_missing_cards(tmp_path):
+    rng = np.random.default_rng(2)
+    cv2.imwrite(str(tmp_path / "R7.jpg"), card_photo("R7", "classic", rng, size=(600, 800)))
+    (tmp_path / "B3.png").write_bytes(b"\x89PNG\r\n\x1a\nthis is not really a png")
+    (tmp_path / "Q9.jpg").write_bytes((tmp_path / "R7.jpg").read_bytes())
+    with pytest.raises(ProfileError) as err:
+        enroll_from_dir(tmp_path)
+    msg = str(err.value)
+    assert "B3.png: not a readable image" in msg
+    assert "'Q9' is not a card token" in msg
+    (tmp_path / "B3.png").unlink()
+    (tmp_path / "Q9.jpg").unlink()
+    with pytest.raises(ProfileError, match=r"no photo of 69 card\(s\)"):
+        enroll_from_dir(tmp_path)
+    assert enroll_from_dir(tmp_path, partial=True).tokens == ["R7"]
+
+
+def test_profile_round_trips_and_rejects_junk(tmp_path):
+    p = builtin_profile()
+    path = tmp_path / "ours.npz"
+    p.save(path)
+    q = DeckProfile.load(path)
+    assert q.tokens == p.tokens and np.allclose(q.gray, p.gray)
+    junk = tmp_path / "junk.npz"
+    junk.write_text("not a profile")
+    with pytest.raises(ProfileError, match=r"junk\.npz: not a deck profile"):
+        DeckProfile.load(junk)
+
+
+def test_read_command_prints_the_position(calm, tmp_path, capsys):
+    _, frame = calm
+    img = tmp_path / "table.png"
+    cv2.imwrite(str(img), frame.image)
+    assert main(["read", str(img)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["position"]["format"] == "battleline-position/1"
+    assert len(out["position"]["flags"]) == 9
+    assert out["cards"] and all({"zone", "token", "confidence"} <= set(c) for c in out["cards"])
+
+
+def test_read_command_rejects_a_corrupt_image(tmp_path, capsys):
+    bad = tmp_path / "table.jpg"
+    bad.write_bytes(b"\xff\xd8\xff\xe0 truncated")
+    assert main(["read", str(bad)]) == 1
+    assert "table.jpg: not a readable image" in capsys.readouterr().err
+    assert main(["read", str(tmp_path / "missing.jpg")]) == 1
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_read_command_names_missing_markers(tmp_path, capsys):
+    blank = tmp_path / "wall.png"
+    cv2.imwrite(str(blank), np.full((400, 600, 3), 120, np.uint8))
+    assert main(["read", str(blank)]) == 1
+    assert "missing marker ids: 0, 1, 2, 3, 4, 5" in capsys.readouterr().err
+
+
+def test_mat_layout_json_and_print_files(tmp_path, capsys):
+    assert main(["mat", "--layout-json"]) == 0
+    layout = json.loads(capsys.readouterr().out)
+    assert layout["width"] > 800 and len(layout["markers"]) == 6
+    assert main(["mat", "--out", str(tmp_path), "--dpi", "40"]) == 0
+    names = {p.name for p in tmp_path.iterdir()}
+    assert {"mat.png", "mat.pdf", "mat-tiles-a4.pdf", "mat-tiles-letter.pdf"} <= names
+    png = cv2.imread(str(tmp_path / "mat.png"))
+    assert abs(png.shape[1] - layout["width"] * 40 / 25.4) <= 1
+    a4 = (tmp_path / "mat-tiles-a4.pdf").read_bytes()
+    assert a4.startswith(b"%PDF-1.4") and a4.rstrip().endswith(b"%%EOF")
+    # 868 x 632 mm on landscape A4 printable 277 x 190 mm: 4 x 4 sheets.
+    assert a4.count(b"/Type /Page ") == 16
+
+
+def test_deck_pdf_has_every_card(tmp_path, capsys):
+    out = tmp_path / "deck.pdf"
+    assert main(["deck", "--out", str(out), "--dpi", "60"]) == 0
+    data = out.read_bytes()
+    assert data.count(b"/Type /Page ") == 9  # 79 cards, nine a sheet

@@ -1,0 +1,120 @@
+"""Enrol a physical deck: one photo per card, named by its token, becomes a profile.
+
+Each photo shows one card upright (index at the top) on the mat or on a plain
+background. The card is found as the largest region unlike the background,
+its four corners give a perspective warp to a flat card, and the background's
+colour gives the white balance (plain: assumed neutral; the mat: its printed
+colour).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Final
+
+import cv2
+import numpy as np
+
+from companion.rules.cards import ALL_CARDS, parse_token
+from companion.rules.errors import NotationError
+from vision.calibrate import detect_markers
+from vision.mat import CARD_H, CARD_W
+from vision.profile import DeckProfile, ProfileError, profile_from_cards
+from vision.render_mat import FILL
+from vision.types import Image
+
+PHOTO_SUFFIXES: Final = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
+WARP_PX: Final = 6.0  # px/mm of the flattened card
+
+
+def load_image(path: Path) -> Image:
+    """A colour image from disk, or a ProfileError naming the file and the problem."""
+    if not path.is_file():
+        raise ProfileError(f"{path}: no such file")
+    data = np.fromfile(str(path), np.uint8)
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if img is None:
+        raise ProfileError(f"{path}: not a readable image (corrupt or unsupported format)")
+    return img
+
+
+def _order_corners(pts: np.ndarray) -> np.ndarray:
+    """TL, TR, BR, BL of a portrait card photographed upright."""
+    pts = pts[np.argsort(pts[:, 1])]
+    top, bottom = pts[:2], pts[2:]
+    tl, tr = top[np.argsort(top[:, 0])]
+    bl, br = bottom[np.argsort(bottom[:, 0])]
+    return np.array([tl, tr, br, bl], np.float32)
+
+
+def find_card(img: Image, card_w: float = CARD_W, card_h: float = CARD_H,
+              name: str = "photo") -> Image:
+    """The card in a photo, flattened upright and white-balanced against its background."""
+    h, w = img.shape[:2]
+    border = np.concatenate([img[:8].reshape(-1, 3), img[-8:].reshape(-1, 3),
+                             img[:, :8].reshape(-1, 3), img[:, -8:].reshape(-1, 3)])
+    bg = np.median(border, axis=0).astype(np.float32)
+    diff = np.abs(img.astype(np.float32) - bg).max(axis=2)
+    mask = (diff > 40).astype(np.uint8) * 255
+    k = max(3, round(min(h, w) / 100))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        raise ProfileError(f"{name}: no card found (is the background plain and the card in view?)")
+    big = max(contours, key=cv2.contourArea)
+    if cv2.contourArea(big) < 0.03 * h * w:
+        raise ProfileError(f"{name}: no card found (the largest object is too small)")
+    hull = cv2.convexHull(big)
+    quad = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True).reshape(-1, 2)
+    if len(quad) != 4:
+        quad = cv2.boxPoints(cv2.minAreaRect(big))
+    corners = _order_corners(np.asarray(quad, np.float32))
+    side_w = np.linalg.norm(corners[1] - corners[0])
+    side_h = np.linalg.norm(corners[3] - corners[0])
+    if side_w > side_h:  # lying on its side: the photo's top is the card's left or right
+        raise ProfileError(f"{name}: the card lies sideways; photograph it upright, index at the top")
+    out_w, out_h = round(card_w * WARP_PX), round(card_h * WARP_PX)
+    dst = np.array([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]], np.float32)
+    flat = cv2.warpPerspective(img, cv2.getPerspectiveTransform(corners, dst), (out_w, out_h),
+                               flags=cv2.INTER_AREA)
+    # White balance: the mat's fill is known; any other background is taken as neutral.
+    on_mat = len(detect_markers(img)) > 0
+    target = np.array(FILL, np.float32) if on_mat else np.full(3, bg.mean(), np.float32)
+    gain = target / np.maximum(bg, 1.0)
+    gain *= 3.0 / gain.sum()  # only the colour balance, not the exposure
+    return np.clip(flat.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+
+
+def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_W,
+                    card_h: float = CARD_H, partial: bool = False) -> DeckProfile:
+    """A profile from ``folder``: ``R7.jpg``, ``AL.png``, ... one photo per card."""
+    if not folder.is_dir():
+        raise ProfileError(f"{folder}: not a folder")
+    cards: dict[str, Image] = {}
+    problems: list[str] = []
+    for path in sorted(folder.iterdir()):
+        if path.suffix.lower() not in PHOTO_SUFFIXES:
+            continue
+        try:
+            token = parse_token(path.stem).token
+        except NotationError:
+            problems.append(f"{path.name}: {path.stem!r} is not a card token")
+            continue
+        if token in cards:
+            problems.append(f"{path.name}: a second photo of {token}")
+            continue
+        try:
+            cards[token] = find_card(load_image(path), card_w, card_h, path.name)
+        except ProfileError as exc:
+            problems.append(str(exc))
+    if problems:
+        raise ProfileError("cannot enrol:\n  " + "\n  ".join(problems))
+    missing = [c.token for c in ALL_CARDS if c.token not in cards]
+    if missing and not partial:
+        raise ProfileError(
+            f"{folder}: no photo of {len(missing)} card(s): {', '.join(missing)}. "
+            "A reader that does not know a card would mistake it for another; "
+            "photograph them all (or pass --partial to accept the risk)."
+        )
+    # Terrain cards are optional: only the medieval edition has them.
+    return profile_from_cards(name or folder.name, cards, card_w, card_h)

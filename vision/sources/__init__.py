@@ -1,0 +1,5 @@
+"""Frame sources: every camera (and stand-in for one) behind one interface."""
+
+from vision.sources.base import FramePair, FrameSource, RetryingSource, SourceError
+
+__all__ = ["FramePair", "FrameSource", "RetryingSource", "SourceError"]
