@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from vision.calibrate import Calibration
-from vision.mat import MatLayout, standard_mat
+from vision.mat import MARKER_PAD, MatLayout, standard_mat
 from vision.position import UNKNOWN, build_position
 from vision.read import FrameRead
 from vision.render_mat import render_mat
@@ -79,12 +79,14 @@ class Stabilizer:
     motion_threshold: float = 2.5  # mean grey level change between low-res frames
     hand_fraction: float = 0.01  # of the card-free mat area
     frame_width: int = 2304  # of the main stream the calibration was made on
+    ring_fraction: float = 0.02  # of the table just around the mat
     _prev: Image | None = None
     _still: int = 0
     _reads: list[dict[str, list[str]]] = field(default_factory=list)
     _last: dict[str, list[str]] | None = None
     _ref: FloatImage | None = None
     _free: np.ndarray | None = None
+    _clear_bg: FloatImage | None = None
     hand: bool = False
     moving: bool = False
 
@@ -97,6 +99,10 @@ class Stabilizer:
                 r = z.rect
                 cv2.rectangle(free, (round((r.x - 6) * s), round((r.y - 6) * s)),
                               (round((r.x + r.w + 6) * s), round((r.y + r.h + 6) * s)), 0, -1)
+            for mk in self.layout.markers:  # black/white edges never register exactly
+                half = mk.size / 2 + MARKER_PAD + 3
+                cv2.rectangle(free, (round((mk.cx - half) * s), round((mk.cy - half) * s)),
+                              (round((mk.cx + half) * s), round((mk.cy + half) * s)), 0, -1)
             self._free = free.astype(bool)
         return self._ref, self._free
 
@@ -111,7 +117,25 @@ class Stabilizer:
         gain = np.median(ref[free], axis=0) / np.maximum(np.median(top[free], axis=0), 1.0)
         diff = np.abs(top * gain - ref).max(axis=2)
         covered = (diff > 60) & free
-        return bool(covered.mean() / max(free.mean(), 1e-6) > self.hand_fraction)
+        if covered.mean() / max(free.mean(), 1e-6) > self.hand_fraction:
+            return True
+        # An arm reaching in crosses the mat's edge: compare the table just outside
+        # the mat with the last frame that had no hand.
+        ring = self._ring(low.shape[:2], calib, scale)
+        if self._clear_bg is None or not ring.any():
+            return False
+        change = np.abs(low.astype(np.float32) - self._clear_bg).max(axis=2)
+        return bool(((change > 45) & ring).sum() > self.ring_fraction * ring.sum())
+
+    def _ring(self, shape: tuple[int, ...], calib: Calibration, scale: float) -> np.ndarray:
+        lay = self.layout
+        corners = np.array([[0, 0], [lay.width, 0], [lay.width, lay.height], [0, lay.height]],
+                           np.float64).reshape(-1, 1, 2)
+        pix = cv2.perspectiveTransform(corners, calib.mat_to_frame).reshape(-1, 2) * scale
+        inside = np.zeros(shape[:2], np.uint8)
+        cv2.fillConvexPoly(inside, pix.round().astype(np.int32), 1)
+        grown = cv2.dilate(inside, np.ones((21, 21), np.uint8))
+        return (grown > 0) & (inside == 0)
 
     def feed(self, low: Image, calib: Calibration, read_full: FrameRead | None = None,
              ) -> Snapshot | None:
@@ -125,6 +149,7 @@ class Stabilizer:
             self._still = 0
             self._reads.clear()
             return None
+        self._clear_bg = low.astype(np.float32)
         self._still += 1
         if read_full is not None and self._still > self.still_frames:
             self._reads.append(read_full.zones())
