@@ -1,0 +1,290 @@
+"""The companion: snapshots and button presses in; journal, lights and view out.
+
+``Companion`` holds one game: a ``Tracker`` rules on what the table shows,
+every event goes to the journal (fsynced) before the lights and the view
+follow, and auto-claim takes provable flags when that option is on. It knows
+nothing of where snapshots come from (camera through vision, or the
+simulated table) — ``pump`` asks any ``SnapshotSource`` once — and a source
+that fails puts the unclaimed flags in attention until it gives again.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from companion.journal import Journal
+from companion.rules.game import Ending, Outcome
+from companion.rules.position import PLAYERS, Player, Variant
+from companion.snapshot import Snapshot, SnapshotSource, SourceError
+from companion.status import FlagStatus, flag_statuses, lights_of
+from companion.tracker import ClaimResult, IssueKind, TrackedEvent, Tracker, describe_ruling
+from companion.ui.terminal import TerminalView, ViewModel
+from hardware.lights import FlagLights
+from hardware.states import ButtonEvent
+
+
+@dataclass(frozen=True)
+class Options:
+    auto_claim: bool = False
+    hints: bool = True
+
+
+class Companion:
+    """One game at the table."""
+
+    def __init__(
+        self,
+        tracker: Tracker,
+        journal: Journal,
+        lights: FlagLights,
+        view: TerminalView,
+        options: Options = Options(),
+        *,
+        title: str = "Battle Line companion",
+        game: str = "",
+        score_before: tuple[int, int] = (0, 0),
+    ) -> None:
+        self.tracker = tracker
+        self.journal = journal
+        self.lights = lights
+        self.view = view
+        self.options = options
+        self.title = title
+        self.game = game
+        self.score_before = score_before
+        self.last_ruling = ""
+        self.camera_problem: str | None = None
+        self.lights_updated_at = 0.0  # perf_counter of the last lights update
+        self._noted: tuple[str, ...] = ()
+        self._ended = tracker.outcome is not None
+        self.refresh()
+
+    # ----------------------------------------------------------------- state
+    @property
+    def variant(self) -> Variant:
+        return self.tracker.variant
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.tracker.outcome
+
+    def statuses(self) -> list[FlagStatus]:
+        return flag_statuses(
+            self.tracker, hints=self.options.hints, camera_problem=self.camera_problem
+        )
+
+    def messages(self) -> list[str]:
+        out = [] if self.camera_problem is None else [f"camera: {self.camera_problem}"]
+        seen: set[str] = set()
+        for issue in self.tracker.issues:
+            if issue.message not in seen:
+                seen.add(issue.message)
+                out.append(issue.message)
+        return out
+
+    def score(self) -> tuple[int, int]:
+        north, south = self.score_before
+        if self.outcome is not None:
+            a, b = self.outcome.score()
+            return north + a, south + b
+        return north, south
+
+    def model(self) -> ViewModel:
+        return ViewModel(
+            title=self.title,
+            flags=self.tracker.position.flags,
+            statuses=self.statuses(),
+            last_ruling=self.last_ruling,
+            messages=self.messages(),
+            score=self.score(),
+            game=self.game,
+            medieval=self.variant.edition == "medieval",
+        )
+
+    # ----------------------------------------------------------------- inputs
+    def pump(self, source: SnapshotSource) -> list[TrackedEvent]:
+        """Ask the source once; a failure is shown as attention and retried by the caller."""
+        try:
+            snap = source.poll()
+        except SourceError as error:
+            self.camera_failed(str(error))
+            return []
+        if self.camera_problem is not None:
+            self.camera_back()
+        return [] if snap is None else self.on_snapshot(snap)
+
+    def on_snapshot(self, snapshot: Snapshot) -> list[TrackedEvent]:
+        return self._record(self.tracker.observe(snapshot))
+
+    def camera_failed(self, message: str) -> None:
+        if self.camera_problem != message:
+            self.camera_problem = message
+            self.journal.note(f"camera: {message}")
+            self.view.say(f"camera: {message} — retrying")
+            self.refresh()
+
+    def camera_back(self) -> None:
+        self.camera_problem = None
+        self.journal.note("camera: frames again")
+        self.view.say("camera: frames again")
+        self.refresh()
+
+    def claim(self, flag: int, player: Player) -> ClaimResult:
+        """A claim by button or view: the ruling, journaled and lit if granted."""
+        result = self.tracker.claim(flag, player)
+        self.last_ruling = result.message
+        self.view.say(result.message)
+        if result.event is not None:
+            self._record([result.event])
+        else:
+            self.refresh()
+        return result
+
+    def pass_(self, player: Player) -> TrackedEvent:
+        return self._record([self.tracker.pass_(player)])[0]
+
+    def correct(self, zone: str, tokens: list[str]) -> list[TrackedEvent]:
+        self.journal.note(f"correction: {zone} holds {' '.join(tokens) or 'nothing'}")
+        return self._record(self.tracker.correct(zone, tokens))
+
+    def confirm(self, flag: int | None = None) -> list[TrackedEvent]:
+        where = "every flag" if flag is None else f"flag {flag + 1}"
+        self.journal.note(f"confirmed the readings at {where}")
+        return self._record(self.tracker.confirm(flag))
+
+    def undo(self) -> TrackedEvent | None:
+        event = self.tracker.undo()
+        if event is not None:
+            self.journal.undo(event, self.tracker.position)
+            self.view.say(f"undone: {event.describe()}")
+            self._ended = self.tracker.outcome is not None
+            self.refresh()
+        return event
+
+    def button(self, event: ButtonEvent) -> None:
+        """A claim/confirm button: a flag's button claims that flag (held: confirms its
+        reading); a player's single button confirms uncertain readings, else claims every
+        flag that player can prove now; held, it passes."""
+        player = Player(event.player)
+        if event.flag is not None:
+            if event.held:
+                self.confirm(event.flag - 1)
+            else:
+                self.claim(event.flag - 1, player)
+            return
+        if event.held:
+            try:
+                self.pass_(player)
+            except Exception as error:  # IllegalAction: not their turn, game over
+                self.view.say(f"{player} cannot pass: {error}")
+            return
+        if any(i.kind is IssueKind.UNCERTAIN for i in self.tracker.issues):
+            self.confirm(None)
+            return
+        for flag, who in sorted(self.tracker.provable().items()):
+            if who is player and self.outcome is None:
+                self.claim(flag, player)
+
+    def pump_buttons(self) -> int:
+        """Handle every button press waiting on the lights' queue."""
+        handled = 0
+        while True:
+            try:
+                event = self.lights.events.get_nowait()
+            except queue.Empty:
+                return handled
+            self.button(event)
+            handled += 1
+
+    # ----------------------------------------------------------------- outputs
+    def _record(self, events: list[TrackedEvent]) -> list[TrackedEvent]:
+        for event in events:
+            self.journal.event(event, self.tracker.position)
+            if event.ruling is None:
+                self.view.say(f"{event.describe()}")
+        if events:
+            events += self._auto_claims()
+        self._note_issues()
+        self.refresh()
+        self._finish_if_over()
+        return events
+
+    def _auto_claims(self) -> list[TrackedEvent]:
+        if not self.options.auto_claim:
+            return []
+        taken: list[TrackedEvent] = []
+        state = self.tracker.state
+        last = None if not self.tracker.history else self.tracker.history[-1][1].player
+        order = [state.to_move] if self.variant.claim_timing == "advanced" else [
+            p for p in (last, state.to_move) if p is not None
+        ]
+        for player in dict.fromkeys(order or list(PLAYERS)):
+            for flag, who in sorted(self.tracker.provable().items()):
+                if who is player and self.outcome is None:
+                    result = self.tracker.claim(flag, player)
+                    if result.event is not None:
+                        self.last_ruling = result.message
+                        self.view.say(f"auto-claim: {result.message}")
+                        self.journal.event(result.event, self.tracker.position)
+                        taken.append(result.event)
+        return taken
+
+    def _note_issues(self) -> None:
+        messages = tuple(self.messages())
+        if messages != self._noted:
+            for message in messages:
+                if message not in self._noted:
+                    self.journal.note(message)
+                    self.view.say(f"! {message}")
+            self._noted = messages
+
+    def refresh(self) -> None:
+        self.lights.set_all(lights_of(self.statuses()))
+        self.lights_updated_at = time.perf_counter()
+        self.view.show(self.model())
+
+    def _finish_if_over(self) -> None:
+        outcome = self.outcome
+        if outcome is None or self._ended:
+            return
+        self._ended = True
+        self.journal.end(outcome)
+        if outcome.winner is not None and outcome.ending in (Ending.BREAKTHROUGH, Ending.ENVELOPMENT):
+            if outcome.ending is Ending.BREAKTHROUGH:
+                self.lights.won(outcome.winner.value, "breakthrough")
+            else:
+                self.lights.won(outcome.winner.value, "envelopment")
+        self.view.say(result_line(outcome))
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+
+def result_line(outcome: Outcome) -> str:
+    north, south = outcome.flags
+    if outcome.winner is None:
+        return f"Draw: {north} flags each."
+    return f"{outcome.winner} wins by {outcome.ending.value} ({north}–{south} in flags)."
+
+
+def run_live(
+    companion: Companion,
+    source: SnapshotSource,
+    *,
+    stop: Callable[[], bool] = lambda: False,
+    retry_s: float = 1.0,
+    sleep: Callable[[float], None] = time.sleep,
+) -> None:
+    """The camera loop: buttons, then the next snapshot, until the game is over."""
+    while not companion.over and not stop():
+        companion.pump_buttons()
+        companion.pump(source)
+        if companion.camera_problem is not None:
+            sleep(retry_s)
+
+
+__all__ = ["Companion", "Options", "describe_ruling", "result_line", "run_live"]

@@ -1,0 +1,668 @@
+"""From successive stable snapshots to game events, checked against the rules.
+
+The tracker keeps what it believes lies on the table (``zones``, plus the
+rules' ``Table``) and compares each new snapshot with it. A difference the
+rules explain as one card play — a troop or tactic laid at a flag, Fog or
+Mud, Scout in the guile area, Redeploy/Deserter/Traitor with the card they
+move — becomes an event. Anything else (two cards at once, a card vanished,
+a card added at a claimed flag, the tactics limit broken, a second leader)
+puts the flags it touches in attention with a plain message, and the belief
+stays as it was: once the table matches it again, or shows one legal play
+away from it, tracking goes on. A reading below the confidence threshold
+that matters is never guessed at: its flag is uncertain until the table reads
+clearly or a person confirms or corrects it.
+
+Claims and passes come from the buttons or the view (``claim``, ``pass_``);
+the camera cannot see them. ``undo`` takes back the last event.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Final, Literal
+
+from companion.rules.actions import Action, Betray, Claim, Desert, Pass, Play, Redeploy, Scout
+from companion.rules.cards import Card, Tactic, parse_card
+from companion.rules.claims import Reason, Ruling, Rulings, adjudicate
+from companion.rules.errors import (
+    EnvironmentAlreadyThere,
+    FlagAlreadyClaimed,
+    IllegalAction,
+    NotationError,
+    SecondLeader,
+    SideFull,
+    TacticsLimit,
+)
+from companion.rules.game import Ending, Outcome
+from companion.rules.position import FLAG_COUNT, PLAYERS, Player, Position, Variant
+from companion.rules.table import Table
+from companion.snapshot import Reading, Snapshot
+
+DEFAULT_THRESHOLD: Final = 0.75
+GUILE: Final = frozenset({Tactic.SCOUT, Tactic.REDEPLOY, Tactic.DESERTER, Tactic.TRAITOR})
+_ZONE: Final = re.compile(r"flag([1-9])\.(north|south)(\.env)?|(north|south)\.(guile|discard)")
+
+ZoneKind = Literal["formation", "env", "guile", "discard"]
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneName:
+    kind: ZoneKind
+    side: Player
+    flag: int | None  # 0..8 for flag zones
+
+    @staticmethod
+    def parse(name: str) -> ZoneName | None:
+        """The zones the tracker follows; None for any other (the terrain card under a flag)."""
+        m = _ZONE.fullmatch(name)
+        if m is None:
+            return None
+        if m[1]:
+            return ZoneName("env" if m[3] else "formation", Player(m[2]), int(m[1]) - 1)
+        return ZoneName("guile" if m[5] == "guile" else "discard", Player(m[4]), None)
+
+    def text(self) -> str:
+        """Plain words for the zone: "north's side of flag 3"."""
+        if self.kind == "formation":
+            return f"{self.side}'s side of flag {self.flag_number}"
+        if self.kind == "env":
+            return f"flag {self.flag_number} ({self.side}'s environment spot)"
+        return f"{self.side}'s {'guile area' if self.kind == 'guile' else 'discard pile'}"
+
+    @property
+    def flag_number(self) -> int | None:
+        return None if self.flag is None else self.flag + 1
+
+
+def formation_zone(flag: int, player: Player) -> str:
+    return f"flag{flag + 1}.{player}"
+
+
+def env_zone(flag: int, player: Player) -> str:
+    return f"flag{flag + 1}.{player}.env"
+
+
+def guile_zone(player: Player) -> str:
+    return f"{player}.guile"
+
+
+def discard_zone(player: Player) -> str:
+    return f"{player}.discard"
+
+
+class IssueKind(enum.Enum):
+    ATTENTION = "attention"  # the table shows something the rules cannot explain
+    UNCERTAIN = "uncertain"  # a reading is not sure enough to act on
+    WAITING = "waiting"  # half a play: a guile card whose move is still to come
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    kind: IssueKind
+    flag: int | None  # 0..8, or None for the areas off the flag line and the camera
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class TrackedEvent:
+    """One game event: a card play, a claim or a pass, by ``player``."""
+
+    player: Player
+    action: Action
+    pile: str | None = None  # the discard pile a moved card went to
+    ruling: Ruling | None = None  # for a claim
+
+    def notation(self) -> str:
+        return self.action.notation()
+
+    def describe(self) -> str:
+        return f"{self.player} {self.notation()}"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimResult:
+    """A claim's outcome: the ruling, and the event when it was granted and taken."""
+
+    player: Player
+    flag: int
+    ruling: Ruling | None
+    event: TrackedEvent | None
+    message: str  # a plain sentence for the view
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerState:
+    """What the tracker believes at one moment; immutable, so undo is a pop."""
+
+    table: Table
+    zones: Mapping[str, tuple[str, ...]]
+    to_move: Player
+    moment: int = 0
+    passes: int = 0
+    outcome: Outcome | None = None
+
+    @property
+    def position(self) -> Position:
+        return self.table.position
+
+
+def _zones_after(
+    zones: Mapping[str, tuple[str, ...]], player: Player, action: Action, pile: str | None
+) -> dict[str, tuple[str, ...]]:
+    """Where every card lies after ``player`` plays ``action`` (the tracker's belief)."""
+    out = dict(zones)
+
+    def add(zone: str, card: Card) -> None:
+        out[zone] = (*out.get(zone, ()), card.token)
+
+    def take(zone: str, card: Card) -> None:
+        cards = list(out.get(zone, ()))
+        cards.remove(card.token)
+        out[zone] = tuple(cards)
+
+    pile = pile or discard_zone(player)
+    if isinstance(action, Play):
+        card = action.card
+        if isinstance(card, Tactic) and card.is_environment:
+            add(env_zone(action.flag, player), card)
+        else:
+            add(formation_zone(action.flag, player), card)
+    elif isinstance(action, Scout):
+        add(guile_zone(player), Tactic.SCOUT)
+    elif isinstance(action, Redeploy):
+        add(guile_zone(player), Tactic.REDEPLOY)
+        take(formation_zone(action.flag, player), action.card)
+        add(pile if action.to is None else formation_zone(action.to, player), action.card)
+    elif isinstance(action, Desert):
+        add(guile_zone(player), Tactic.DESERTER)
+        take(formation_zone(action.flag, player.other), action.card)
+        add(pile, action.card)
+    elif isinstance(action, Betray):
+        add(guile_zone(player), Tactic.TRAITOR)
+        take(formation_zone(action.flag, player.other), action.card)
+        add(formation_zone(action.to, player), action.card)
+    return {z: c for z, c in out.items() if c}
+
+
+@dataclass(frozen=True, slots=True)
+class _Change:
+    zone: str
+    where: ZoneName
+    token: str
+    added: bool
+
+    def text(self) -> str:
+        verb = "appeared on" if self.where.kind == "formation" else "appeared at"
+        if self.where.kind in ("guile", "discard"):
+            verb = "appeared in"
+        if not self.added:
+            verb = "vanished from"
+        return f"{self.token} {verb} {self.where.text()}"
+
+
+class _Problem(Exception):
+    """The change cannot be explained; ``flags`` are where to show it."""
+
+    def __init__(self, message: str, flags: Iterable[int | None]) -> None:
+        super().__init__(message)
+        self.message = message
+        self.flags = sorted(set(flags), key=lambda f: -1 if f is None else f)
+
+
+class _Waiting(_Problem):
+    pass
+
+
+@dataclass
+class Tracker:
+    """Successive snapshots in, events out; claims and passes from the buttons or the view."""
+
+    variant: Variant = field(default_factory=Variant)
+    first: Player = Player.SOUTH
+    threshold: float = DEFAULT_THRESHOLD
+    state: TrackerState = field(init=False)
+    history: list[tuple[TrackerState, TrackedEvent]] = field(default_factory=list, init=False)
+    issues: list[Issue] = field(default_factory=list, init=False)
+    last_snapshot: Snapshot | None = field(default=None, init=False)
+    corrections: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False)
+
+    def __post_init__(self) -> None:
+        position = Position(to_move=self.first, variant=self.variant)
+        self.state = TrackerState(Table(position), {}, self.first)
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def table(self) -> Table:
+        return self.state.table
+
+    @property
+    def position(self) -> Position:
+        return self.state.table.position
+
+    @property
+    def events(self) -> list[TrackedEvent]:
+        return [event for _, event in self.history]
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.state.outcome
+
+    @property
+    def settled(self) -> bool:
+        """The table matches the belief: no attention, no uncertain reading, nothing half done."""
+        return not self.issues
+
+    def rulings(self) -> Rulings:
+        return adjudicate(self.position)
+
+    def issues_at(self, flag: int | None) -> list[Issue]:
+        return [i for i in self.issues if i.flag == flag]
+
+    def provable(self) -> dict[int, Player]:
+        """Flags (0..8) provable right now, and for whom: the hints."""
+        if self.outcome is not None:
+            return {}
+        out: dict[int, Player] = {}
+        for f in self.rulings().flags:
+            for player in (self.state.to_move, self.state.to_move.other):
+                if f.ruling(player).granted and f.index not in out:
+                    out[f.index] = player
+        return out
+
+    # ----------------------------------------------------------------- snapshots
+    def observe(self, snapshot: Snapshot) -> list[TrackedEvent]:
+        """Compare a new stable snapshot with the belief; the event it shows, if any."""
+        self.last_snapshot = snapshot
+        return self._evaluate()
+
+    def correct(self, zone: str, tokens: Sequence[str]) -> list[TrackedEvent]:
+        """A person says what lies in ``zone`` (first played first); it stands until the
+        zone visibly changes. Re-reads the last snapshot with it."""
+        where = ZoneName.parse(zone)
+        if where is None:
+            raise ValueError(f"{zone!r} is not a zone the tracker follows")
+        for token in tokens:
+            parse_card(token)  # NotationError names a bad token
+        self.corrections[zone] = tuple(parse_card(t).token for t in tokens)
+        return self._evaluate()
+
+    def confirm(self, flag: int | None = None) -> list[TrackedEvent]:
+        """Accept the uncertain readings at ``flag`` (0..8; None: everywhere) as read.
+
+        Cards read as ``unknown`` cannot be confirmed: they need ``correct``.
+        """
+        snap = self.last_snapshot
+        if snap is None:
+            return []
+        for zone, readings in snap.zones.items():
+            where = ZoneName.parse(zone)
+            if where is None or (flag is not None and where.flag != flag):
+                continue
+            if any(not r.certain(self.threshold) for r in readings) and all(
+                r.token != "unknown" for r in readings
+            ):
+                try:
+                    self.corrections[zone] = tuple(parse_card(r.token).token for r in readings)
+                except NotationError:
+                    continue
+        return self._evaluate()
+
+    def _effective(self, zone: str, readings: tuple[Reading, ...]) -> tuple[Reading, ...]:
+        """The readings with a standing correction applied (dropped once the zone changes)."""
+        fixed = self.corrections.get(zone)
+        if fixed is None:
+            return readings
+        agrees = len(fixed) == len(readings) and all(
+            not r.certain(self.threshold) or r.token == t
+            for r, t in zip(readings, fixed, strict=True)
+        )
+        if not agrees:
+            del self.corrections[zone]
+            return readings
+        return tuple(Reading(t, 1.0) for t in fixed)
+
+    def _evaluate(self) -> list[TrackedEvent]:
+        snap = self.last_snapshot
+        if snap is None:
+            return []
+        believed = self.state.zones
+        names = sorted(
+            {z for z in snap.zones if ZoneName.parse(z)} | set(believed)
+            | {z for z in self.corrections if z not in snap.zones}
+        )
+        changes: list[_Change] = []
+        uncertain: list[Issue] = []
+        for zone in names:
+            where = ZoneName.parse(zone)
+            assert where is not None
+            readings = self._effective(zone, snap.readings(zone))
+            belief = Counter(believed.get(zone, ()))
+            sure = Counter(r.token for r in readings if r.certain(self.threshold))
+            unsure = len(readings) - sum(sure.values())
+            if unsure:
+                # Unsure readings may stand for believed cards not read surely; anything
+                # more (a card added, moved or taken) cannot be told apart: ask.
+                if sure - belief or len(readings) != sum(belief.values()):
+                    uncertain.append(
+                        Issue(
+                            IssueKind.UNCERTAIN,
+                            where.flag,
+                            f"{where.text()}: {unsure} card{'s' if unsure > 1 else ''} "
+                            "not read for sure; straighten it, or confirm or correct "
+                            "the reading",
+                        )
+                    )
+                continue
+            changes += [_Change(zone, where, t, True) for t in sorted((sure - belief).elements())]
+            changes += [_Change(zone, where, t, False) for t in sorted((belief - sure).elements())]
+        if uncertain:
+            self.issues = uncertain
+            return []
+        if not changes:
+            self.issues = []
+            return []
+        if self.outcome is not None:
+            self._problem(_Problem("the game is over: start a new game to play on", []))
+            return []
+        try:
+            player, action, pile = self._explain(changes)
+            error = self._rules_error(player, action)
+            if error is not None:
+                raise error
+        except _Problem as problem:
+            self._problem(problem)
+            return []
+        return [self._commit(TrackedEvent(player, action, pile))]
+
+    def _problem(self, problem: _Problem) -> None:
+        kind = IssueKind.WAITING if isinstance(problem, _Waiting) else IssueKind.ATTENTION
+        flags = problem.flags or [None]
+        self.issues = [Issue(kind, f, problem.message) for f in flags]
+
+    # ----------------------------------------------------------------- explaining changes
+    def _explain(self, changes: list[_Change]) -> tuple[Player, Action, str | None]:
+        flags = [c.where.flag for c in changes]
+        cards: dict[str, Card] = {}
+        for c in changes:
+            try:
+                cards[c.token] = parse_card(c.token)
+            except NotationError:
+                raise _Problem(
+                    f"{c.token} is not a card of the deck ({c.where.text()})", flags
+                ) from None
+        adds = [c for c in changes if c.added]
+        rems = [c for c in changes if not c.added]
+        guile = [c for c in adds if c.where.kind == "guile"]
+        others = [c for c in adds if c.where.kind != "guile"]
+        listing = "; ".join(c.text() for c in changes)
+        if len(guile) > 1:
+            raise _Problem(f"two guile cards at once: {listing}", flags)
+        if guile:
+            g = guile[0]
+            player, card = g.where.side, cards[g.token]
+            if card not in GUILE:
+                raise _Problem(
+                    f"{g.token} lies in {player}'s guile area: only Scout, Redeploy, Deserter "
+                    "and Traitor go there",
+                    flags,
+                )
+            if card is Tactic.SCOUT:
+                if others or rems:
+                    raise _Problem(f"SCOUT and another change at once: {listing}", flags)
+                return player, Scout(), None
+            if not others:
+                if len(rems) <= 1:
+                    where = "at its new flag" if card is not Tactic.DESERTER else "on a discard pile"
+                    if card is Tactic.REDEPLOY:
+                        where = "at its new flag or on a discard pile"
+                    raise _Waiting(f"{player} played {g.token}: now put the card {where}", flags)
+                raise _Problem(f"{g.token} moves one card, but: {listing}", flags)
+            if len(others) != 1 or len(rems) != 1 or others[0].token != rems[0].token:
+                raise _Problem(f"{g.token} moves one card, but: {listing}", flags)
+            return self._move(player, card, rems[0], others[0], cards[rems[0].token], flags)
+        if len(adds) == 1 and not rems:
+            c = adds[0]
+            card = cards[c.token]
+            assert c.where.flag is not None or c.where.kind == "discard"
+            if c.where.kind == "discard":
+                raise _Problem(f"{c.text()} without a Deserter or Redeploy", flags)
+            assert c.where.flag is not None
+            if c.where.kind == "env" and not (isinstance(card, Tactic) and card.is_environment):
+                raise _Problem(
+                    f"{c.token} lies in flag {c.where.flag_number}'s environment spot: "
+                    "only Fog and Mud go there",
+                    flags,
+                )
+            if c.where.kind == "formation" and isinstance(card, Tactic) and card.is_environment:
+                raise _Problem(
+                    f"{c.token} lies in {c.where.text()}: Fog and Mud go on the "
+                    "environment spot beside the flag",
+                    flags,
+                )
+            return c.where.side, Play(card, c.where.flag), None
+        if len(adds) > 1 and not rems:
+            raise _Problem(f"two cards at once: {listing}; take back the one not played", flags)
+        if rems and not adds:
+            raise _Problem(f"a card vanished: {listing}; put it back", flags)
+        moved = len(adds) == 1 and len(rems) == 1 and adds[0].token == rems[0].token
+        if moved:
+            raise _Problem(
+                f"{adds[0].token} moved ({listing}) without Redeploy or Traitor in a guile "
+                "area; put it back",
+                flags,
+            )
+        raise _Problem(f"more than one play at once: {listing}", flags)
+
+    def _move(
+        self,
+        player: Player,
+        guile: Card,
+        source: _Change,
+        target: _Change,
+        card: Card,
+        flags: list[int | None],
+    ) -> tuple[Player, Action, str | None]:
+        src, dst = source.where, target.where
+        name = guile.token if isinstance(guile, Tactic) else str(guile)
+        owner = player if guile is Tactic.REDEPLOY else player.other
+        if src.kind != "formation" or src.side is not owner or src.flag is None:
+            whose = "own" if owner is player else f"{owner}'s"
+            raise _Problem(
+                f"{name} takes one of {player}'s {whose} formation cards, but {source.text()}",
+                flags,
+            )
+        if guile is Tactic.REDEPLOY:
+            if dst.kind == "discard":
+                return player, Redeploy(src.flag, card, None), target.zone
+            if dst.kind == "formation" and dst.side is player and dst.flag is not None:
+                return player, Redeploy(src.flag, card, dst.flag), None
+        elif guile is Tactic.DESERTER:
+            if dst.kind == "discard":
+                return player, Desert(src.flag, card), target.zone
+        elif dst.kind == "formation" and dst.side is player and dst.flag is not None:
+            return player, Betray(src.flag, card, dst.flag), None
+        raise _Problem(f"{name}: {target.text()} is not where that card can go", flags)
+
+    def _rules_error(self, player: Player, action: Action) -> _Problem | None:
+        """The rules' objection to ``player`` playing ``action`` now, in plain words."""
+        flags: list[int | None] = []
+        for attr in ("flag", "to"):
+            value = getattr(action, attr, None)
+            if isinstance(value, int):
+                flags.append(value)
+        flags = flags or [None]
+        state = self.state
+        if player is not state.to_move:
+            return _Problem(
+                f"{player} played {action.notation()}, but it is {state.to_move}'s turn "
+                f"(if {state.to_move} cannot play, {state.to_move} passes); take it back",
+                flags,
+            )
+        error = self.table.play_error(player, action)
+        if error is None:
+            return None
+        return _Problem(self._plain(player, action, error), flags)
+
+    def _plain(self, player: Player, action: Action, error: IllegalAction) -> str:
+        what = action.notation()
+        i = 0 if player is Player.NORTH else 1
+        mine, theirs = self.table.tactics_played[i], self.table.tactics_played[1 - i]
+        if isinstance(error, FlagAlreadyClaimed):
+            return f"{what}: {error.detail or 'that flag'} is claimed, no card may be added, moved or taken there; undo it"
+        if isinstance(error, TacticsLimit):
+            return (
+                f"{what}: tactics limit — {player} has played {mine} tactics to {player.other}'s "
+                f"{theirs} and may not play another yet; take it back"
+            )
+        if isinstance(error, SecondLeader):
+            return f"{what}: {player} already played a leader; a second leader cannot be played"
+        if isinstance(error, SideFull):
+            return f"{what}: {player}'s side of {error.detail} is already full"
+        if isinstance(error, EnvironmentAlreadyThere):
+            return f"{what}: that environment card already lies at {error.detail}"
+        return f"{what}: {error}"
+
+    # ----------------------------------------------------------------- applying events
+    def _commit(self, event: TrackedEvent) -> TrackedEvent:
+        before = self.state
+        self.state = self._after(before, event)
+        self.history.append((before, event))
+        self.issues = []
+        self.corrections.clear()
+        return event
+
+    def _after(self, state: TrackerState, event: TrackedEvent) -> TrackerState:
+        player, action = event.player, event.action
+        moment = state.moment + 1
+        if isinstance(action, Claim):
+            table = state.table.with_claim(action.flag, player)
+            outcome = _claim_outcome(table.position)
+            return replace(state, table=table, moment=moment, outcome=outcome)
+        if isinstance(action, Pass):
+            passes = state.passes + 1
+            nxt = player.other
+            table = _with_to_move(state.table, nxt)
+            if passes >= 2:
+                table, outcome = _resolve(table)
+                return replace(state, table=table, to_move=nxt, moment=moment, passes=passes,
+                               outcome=outcome)
+            return replace(state, table=table, to_move=nxt, moment=moment, passes=passes)
+        table = state.table.with_play(player, action, moment)
+        table = _with_to_move(table, player.other)
+        zones = _zones_after(state.zones, player, action, event.pile)
+        return replace(
+            state, table=table, zones=zones, to_move=player.other, moment=moment, passes=0
+        )
+
+    def apply(self, event: TrackedEvent) -> TrackedEvent:
+        """Apply an event from the journal (resume, replay): checked by the same rules."""
+        action = event.action
+        if isinstance(action, Claim):
+            result = self.claim(action.flag, event.player)
+            if result.event is None:
+                raise IllegalAction(f"claim {action.flag + 1} by {event.player}: {result.message}")
+            return result.event
+        if isinstance(action, Pass):
+            return self.pass_(event.player)
+        problem = self._rules_error(event.player, action)
+        if problem is not None:
+            raise IllegalAction(problem.message)
+        return self._commit(event)
+
+    def claim(self, flag: int, player: Player) -> ClaimResult:
+        """``player`` claims flag ``flag`` (0..8): the ruling, and the event if granted."""
+        if not 0 <= flag < FLAG_COUNT:
+            return ClaimResult(player, flag, None, None, f"there is no flag {flag + 1}")
+        number = flag + 1
+        if self.outcome is not None:
+            return ClaimResult(player, flag, None, None, "the game is already over")
+        if self.issues:
+            where = ", ".join(
+                "the table" if i.flag is None else f"flag {i.flag + 1}" for i in self.issues
+            )
+            return ClaimResult(
+                player, flag, None, None,
+                f"cannot rule on flag {number} yet: {where} needs attention first",
+            )
+        if self.variant.claim_timing == "advanced" and player is not self.state.to_move:
+            return ClaimResult(
+                player, flag, None, None,
+                f"advanced claim timing: {player} claims only at the start of their own turn, "
+                "before playing",
+            )
+        ruling = self.table.rule(flag, player)
+        if not ruling.granted:
+            return ClaimResult(player, flag, ruling, None, describe_ruling(ruling))
+        event = self._commit(TrackedEvent(player, Claim(flag), ruling=ruling))
+        return ClaimResult(player, flag, ruling, event, describe_ruling(ruling))
+
+    def pass_(self, player: Player) -> TrackedEvent:
+        """``player`` passes (cannot play a card); two passes in a row end the game."""
+        if self.outcome is not None:
+            raise IllegalAction("the game is already over")
+        if player is not self.state.to_move:
+            raise IllegalAction(f"it is {self.state.to_move}'s turn, not {player}'s")
+        return self._commit(TrackedEvent(player, Pass()))
+
+    def undo(self) -> TrackedEvent | None:
+        """Take back the last event; the table must then be put back as it was."""
+        if not self.history:
+            return None
+        before, event = self.history.pop()
+        self.state = before
+        self.issues = []
+        self.corrections.clear()
+        return event
+
+
+def _with_to_move(table: Table, player: Player) -> Table:
+    return replace(table, position=replace(table.position, to_move=player))
+
+
+def _claim_outcome(position: Position) -> Outcome | None:
+    winner = position.winner()
+    if winner is None:
+        return None
+    counts = (position.flag_count(Player.NORTH), position.flag_count(Player.SOUTH))
+    held = position.flag_count(winner)
+    return Outcome(winner, Ending.ENVELOPMENT if held >= 5 else Ending.BREAKTHROUGH, counts)
+
+
+def _resolve(table: Table) -> tuple[Table, Outcome]:
+    """Both players passed: every flag resolved by the usual proof, then counted."""
+    for index in range(FLAG_COUNT):
+        for player in PLAYERS:
+            if table.rule(index, player).granted:
+                table = table.with_claim(index, player)
+                break
+    position = table.position
+    outcome = _claim_outcome(position)
+    if outcome is not None:
+        return table, outcome
+    north, south = (position.flag_count(p) for p in PLAYERS)
+    counts = (north, south)
+    if north == south:
+        return table, Outcome(None, Ending.DRAW, counts)
+    winner = Player.NORTH if north > south else Player.SOUTH
+    return table, Outcome(winner, Ending.FLAGS, counts)
+
+
+def describe_ruling(ruling: Ruling) -> str:
+    """A ruling in one plain sentence, with the counter-example for a refusal."""
+    flag = ruling.flag + 1
+    verdict = "granted" if ruling.granted else "refused"
+    text = f"{ruling.player} claims flag {flag}: {verdict} — {ruling.reason.value}"
+    if ruling.strength is not None:
+        text += f" ({ruling.strength.formation.token} {ruling.strength.total})"
+    if ruling.counterexample:
+        cards = " ".join(t.token for t in ruling.counterexample)
+        text += f"; {ruling.player.other} could still add {cards}"
+        if ruling.threat is not None:
+            text += f" for {ruling.threat.formation.token} {ruling.threat.total}"
+    elif ruling.reason in (Reason.WEAKER, Reason.TIE_COMPLETED_LAST) and ruling.threat:
+        text += f"; {ruling.player.other} has {ruling.threat.formation.token} {ruling.threat.total}"
+    return text

@@ -1,0 +1,1 @@
+"""Views of the companion: the terminal view (the touchscreen view is still to come)."""
