@@ -216,6 +216,18 @@ def _check_unique(position: Position, raw: Mapping[str, object]) -> None:
             if card in seen:
                 raise NotationError(here, f"{card.token} is already at {seen[card]}")
             seen[card] = here
+    for player in PLAYERS:
+        leader_at: str | None = None
+        for i, flag in enumerate(position.flags):
+            for j, card in enumerate(flag.cards(player)):
+                if isinstance(card, Tactic) and card.is_leader:
+                    here = f"flags[{i}].{player}[{j}]"
+                    if leader_at is not None:
+                        raise NotationError(
+                            here,
+                            f"{player} already has a leader at {leader_at}: one per player per game",
+                        )
+                    leader_at = here
     try:
         position.validate()
     except IllegalPosition as error:  # pragma: no cover - the checks above come first

@@ -201,6 +201,17 @@ class Position:
             if card in seen:
                 raise IllegalPosition(f"{card.token} lies on the table twice")
             seen.add(card)
+        for player in PLAYERS:
+            leaders = [
+                c
+                for f in self.flags
+                for c in f.cards(player)
+                if c in (Tactic.ALEXANDER, Tactic.DARIUS)
+            ]
+            if len(leaders) > 1:
+                raise IllegalPosition(
+                    f"{player} has both leaders on their side: one per player per game"
+                )
         for number, flag in enumerate(self.flags, start=1):
             for player in PLAYERS:
                 cards = flag.cards(player)
