@@ -81,34 +81,66 @@ def wild_choices(tokens: Iterable[str]) -> list[tuple[tuple[str, int], ...]]:
     return list(product(*(WILD_IDENTITIES[t] for t in tokens if t in WILD_IDENTITIES)))
 
 
-def strength(tokens: Sequence[str], fog: bool = False) -> Strength:
-    """The strongest reading of a complete formation: every wild identity tried."""
+def _kept(cards: list[tuple[str, int]], defended: bool) -> list[list[tuple[str, int]]]:
+    """The cards that count: a Castle/Fortress defender's highest is ignored (any one of them)."""
+    if not defended:
+        return [cards]
+    top = max(v for _, v in cards)
+    return [cards[:i] + cards[i + 1 :] for i, (_, v) in enumerate(cards) if v == top]
+
+
+def strength(
+    tokens: Sequence[str], fog: bool = False, *, hills: bool = False, defended: bool = False
+) -> Strength:
+    """The strongest reading of a complete formation: every wild identity tried.
+
+    On the Hills every value v counts as 11 - v (wilds take an identity first);
+    a defended side ignores its highest card, whichever is best to ignore.
+    """
     fixed = [identity(t) for t in tokens if t not in WILD_IDENTITIES]
     best: Strength | None = None
     for choice in wild_choices(tokens):
         cards = fixed + list(choice)
-        found = (SUM, sum(v for _, v in cards)) if fog else classify(cards)
-        if best is None or found > best:
-            best = found
+        if hills:
+            cards = [(c, 11 - v) for c, v in cards]
+        for kept in _kept(cards, defended):
+            found = (SUM, sum(v for _, v in kept)) if fog else classify(kept)
+            if best is None or found > best:
+                best = found
     assert best is not None
     return best
 
 
 def completions(
-    tokens: Sequence[str], size: int, unseen: Iterable[str], fog: bool = False
+    tokens: Sequence[str],
+    size: int,
+    unseen: Iterable[str],
+    fog: bool = False,
+    *,
+    hills: bool = False,
+    defended: bool = False,
 ) -> list[tuple[Strength, tuple[str, ...]]]:
     """Every way to complete ``tokens`` to ``size`` cards from ``unseen``, with its strength."""
     need = size - len(tokens)
     pool = sorted(set(unseen) - set(tokens))
-    return [(strength([*tokens, *added], fog), added) for added in combinations(pool, need)]
+    return [
+        (strength([*tokens, *added], fog, hills=hills, defended=defended), added)
+        for added in combinations(pool, need)
+    ]
 
 
 def best_completion(
-    tokens: Sequence[str], size: int, unseen: Iterable[str], fog: bool = False
+    tokens: Sequence[str],
+    size: int,
+    unseen: Iterable[str],
+    fog: bool = False,
+    *,
+    hills: bool = False,
+    defended: bool = False,
 ) -> Strength | None:
     """The strongest completion's strength, None when there is none."""
-    found = [s for s, _ in completions(tokens, size, unseen, fog)]
-    return max(found) if found else None
+    found = completions(tokens, size, unseen, fog, hills=hills, defended=defended)
+    return max(s for s, _ in found) if found else None
 
 
 def completion_cost(tokens: Sequence[str], size: int, unseen_count: int) -> int:
@@ -118,12 +150,17 @@ def completion_cost(tokens: Sequence[str], size: int, unseen_count: int) -> int:
     return comb(unseen_count, need) * wilds if need >= 0 else 0
 
 
-def winner(claimed_by: Sequence[str | None]) -> str | None:
-    """Breakthrough (3 adjacent flags) or envelopment (any 5) among claimed flags."""
+def winner(claimed_by: Sequence[str | None], towns: Iterable[int] = ()) -> str | None:
+    """Breakthrough (3 adjacent flags) or envelopment (5 flags) among claimed flags.
+
+    A Town (index 0..8) counts as two flags and is adjacent to no flag.
+    """
+    towns = set(towns)
     for player in ("north", "south"):
-        held = [c == player for c in claimed_by]
+        held = [c == player and i not in towns for i, c in enumerate(claimed_by)]
         adjacent = any(all(held[i : i + 3]) for i in range(len(held) - 2))
-        if adjacent or sum(held) >= 5:
+        count = sum(2 if i in towns else 1 for i, c in enumerate(claimed_by) if c == player)
+        if adjacent or count >= 5:
             return player
     return None
 
@@ -133,31 +170,40 @@ def rule_claim(
     theirs: Sequence[str],
     *,
     fog: bool,
-    mud: bool,
+    size: int,
     unseen: Sequence[str],
     claimed: bool,
     game_over: bool,
     i_completed_first: bool | None,
+    hills: bool = False,
+    defender: str | None = None,
 ) -> tuple[str, Strength | None, Strength | None]:
-    """(reason, claimant strength, opponent's strongest possible strength) for one claim."""
-    size = 4 if mud else 3
+    """(reason, claimant strength, opponent's strongest possible strength) for one claim.
+
+    ``size`` is the formation size at the flag (4 with Mud or River); ``defender``
+    is "mine" or "theirs" at a Castle or Fortress: that side holds one card more.
+    """
+    my_size = size + (defender == "mine")
+    their_size = size + (defender == "theirs")
     if claimed:
         return "CLAIMED", None, None
     if game_over:
         return "GAME_OVER", None, None
-    if len(mine) < size:
+    if len(mine) < my_size:
         return "INCOMPLETE", None, None
-    my = strength(mine, fog)
-    if len(theirs) == size:
-        their = strength(theirs, fog)
+    my = strength(mine, fog, hills=hills, defended=defender == "mine")
+    if len(theirs) == their_size:
+        their = strength(theirs, fog, hills=hills, defended=defender == "theirs")
         if my > their:
             return "STRONGER", my, their
         if my == their:
             return ("TIE_COMPLETED_FIRST" if i_completed_first else "TIE_COMPLETED_LAST"), my, their
         return "WEAKER", my, their
-    if len(set(unseen)) < size - len(theirs):
+    if len(set(unseen)) < their_size - len(theirs):
         return "OPPONENT_CANNOT_COMPLETE", my, None
-    threat = best_completion(theirs, size, unseen, fog)
+    threat = best_completion(
+        theirs, their_size, unseen, fog, hills=hills, defended=defender == "theirs"
+    )
     assert threat is not None
     # Strictly stronger only: the opponent would complete last and lose a tie.
     return ("BEATABLE" if threat > my else "UNBEATABLE"), my, threat

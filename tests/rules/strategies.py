@@ -24,6 +24,9 @@ ORACLE_SETTINGS = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
+FORTIFIED = ("CASTLE", "FORTRESS")
+LEADERS = ("AL", "DA")
+
 # Formations the oracle may classify per claim: about 35 ms of brute force.
 COST_BUDGET = 8000
 
@@ -69,6 +72,9 @@ class ClaimCase:
     south: tuple[str, ...]
     fog: bool
     mud: bool
+    terrain: str | None  # at the target flag
+    defender: str | None  # of a Castle or Fortress there
+    towns: tuple[int, ...]  # a Town elsewhere (0..8)
     unseen: tuple[str, ...]
     claimed_by: tuple[str | None, ...]
     completed_first: str | None
@@ -76,9 +82,14 @@ class ClaimCase:
 
 @st.composite
 def claim_cases(draw: st.DrawFn) -> ClaimCase:
-    """A legal-looking table with wilds, Fog, Mud, discards and claimed flags."""
+    """A legal-looking table with wilds, Fog, Mud, discards, claimed flags and terrain."""
     fog, mud = draw(st.booleans()), draw(st.booleans())
-    size = 4 if mud else 3
+    terrain = draw(
+        st.sampled_from([None] * 7 + ["HILLS", "CASTLE", "FORTRESS", "RIVER", "WOODLAND"])
+    )
+    defender = draw(st.sampled_from(["north", "south"])) if terrain in FORTIFIED else None
+    size = 4 if mud or terrain == "RIVER" else 3
+    holds = {side: size + (side == defender) for side in ("north", "south")}
     target = draw(st.integers(0, 8))
     deck = list(draw(st.permutations(oracle.TROOP_TOKENS)))
 
@@ -92,24 +103,43 @@ def claim_cases(draw: st.DrawFn) -> ClaimCase:
     sides: dict[str, list[str]] = {}
     for side in ("north", "south"):
         wilds = [w for w, p in wild_place.items() if p == side]
-        count = draw(st.one_of(st.just(size), st.integers(max(0, len(wilds) - 1), size)))
+        room = holds[side]
+        count = draw(st.one_of(st.just(room), st.integers(max(0, len(wilds) - 1), room)))
         wilds = wilds[:count]
         for w in oracle.WILDS:
             if wild_place[w] == side and w not in wilds:
                 wild_place[w] = "hand"
         sides[side] = draw(st.permutations(wilds + [deck.pop() for _ in range(count - len(wilds))]))
+    # Now and then south mirrors north in other colours: equal formations, so ties get ruled.
+    recolour = dict(zip(oracle.COLOURS, draw(st.permutations(oracle.COLOURS)), strict=True))
+    troops_only = all(t not in oracle.WILDS for t in sides["north"])
+    mirrored = [f"{recolour[t[0]]}{t[1:]}" for t in sides["north"]] if troops_only else []
+    if (
+        draw(st.integers(0, 4)) == 0
+        and set(mirrored) <= set(deck)
+        and holds["south"] == len(mirrored)
+    ):
+        for card in sides["south"]:
+            if card in oracle.WILDS:
+                wild_place[card] = "hand"
+            else:
+                deck.append(card)
+        deck = [t for t in deck if t not in mirrored]
+        sides["south"] = mirrored
 
     # Few unseen troops: what the oracle can enumerate for either side as the opponent.
     limit = len(deck)
     for side in ("north", "south"):
         while (
             limit
-            and len(sides[side]) < size
-            and oracle.completion_cost(sides[side], size, limit) > COST_BUDGET
+            and len(sides[side]) < holds[side]
+            and oracle.completion_cost(sides[side], holds[side], limit) > COST_BUDGET
         ):
             limit -= 1
-    need = max(size - len(sides[s]) for s in sides)
+    need = max(holds[s] - len(sides[s]) for s in sides)
     unseen_count = draw(st.one_of(st.integers(0, min(limit, need + 1)), st.integers(0, limit)))
+    if draw(st.integers(0, 2)) == 0:
+        deck.sort(key=lambda t: oracle.identity(t)[1])  # only low troops unseen: hard to beat
     unseen = tuple(deck[:unseen_count])
     seen = deck[unseen_count:]
 
@@ -134,13 +164,16 @@ def claim_cases(draw: st.DrawFn) -> ClaimCase:
             st.integers(0, 23), min_size=len(seen) + len(tabled), max_size=len(seen) + len(tabled)
         )
     )
+    leader_at = {side: any(t in LEADERS for t in sides[side]) for side in sides}
     for card, place in zip(seen + tabled, places, strict=True):
         flag, half = divmod(place, 2)  # flags 9..11 stand for the discards
-        if flag < 9 and flag != target:
+        side = "north" if half else "south"
+        if flag < 9 and flag != target and not (card in LEADERS and leader_at[side]):
             room = 4 if "MUD" in env[flag] else 3
-            cards = flags[flag]["north" if half else "south"]
+            cards = flags[flag][side]
             if len(cards) < room:
                 cards.append(card)
+                leader_at[side] |= card in LEADERS  # one leader per player per game
                 continue
         discards.append(card)
     guile = draw(
@@ -154,23 +187,32 @@ def claim_cases(draw: st.DrawFn) -> ClaimCase:
     claimed: list[str | None] = [
         draw(st.sampled_from([None, None, None, None, "north", "south"])) for _ in range(9)
     ]
+    claimed[target] = draw(st.sampled_from([None] * 6 + ["north", "south"]))  # mostly open
+    town = draw(st.sampled_from([None] * 16 + others))  # the Town counts double, no neighbours
+    towns = () if town is None else (town,)
     lower = draw(st.booleans())
-    entries = []
+    entries: list[dict[str, object]] = []
     for i in range(9):
-        room = 4 if "MUD" in env[i] else 3
-        both = all(len(flags[i][s]) >= room for s in ("north", "south"))
+        rooms = holds if i == target else {s: 4 if "MUD" in env[i] else 3 for s in holds}
+        both = all(len(flags[i][s]) >= rooms[s] for s in ("north", "south"))
         first = draw(st.sampled_from(["north", "south"])) if both else None
-        entries.append(
-            {
-                "north": [spelled(t, lower) for t in flags[i]["north"]],
-                "south": [spelled(t, lower) for t in flags[i]["south"]],
-                "environment": [spelled(t, lower) for t in env[i]],
-                "claimed_by": claimed[i],
-                "completed_first": first,
-            }
-        )
+        entry: dict[str, object] = {
+            "north": [spelled(t, lower) for t in flags[i]["north"]],
+            "south": [spelled(t, lower) for t in flags[i]["south"]],
+            "environment": [spelled(t, lower) for t in env[i]],
+            "claimed_by": claimed[i],
+            "completed_first": first,
+        }
+        if i == target and terrain:
+            entry |= {"terrain": spelled(terrain, lower)}
+            if defender:
+                entry["defender"] = defender
+        if i in towns:
+            entry["terrain"] = "TOWN"
+        entries.append(entry)
     document: dict[str, object] = {
         "format": "battleline-position/1",
+        "variant": {"terrain": bool(terrain or towns)},
         "to_move": draw(st.sampled_from(["north", "south", None])),
         "flags": entries,
         "discards": [spelled(t, lower) for t in discards],
@@ -182,6 +224,9 @@ def claim_cases(draw: st.DrawFn) -> ClaimCase:
         south=tuple(sides["south"]),
         fog=fog,
         mud=mud,
+        terrain=terrain,
+        defender=defender,
+        towns=towns,
         unseen=unseen,
         claimed_by=tuple(claimed),
         completed_first=entries[target]["completed_first"],  # type: ignore[arg-type]

@@ -103,21 +103,25 @@ def _expected_side(
 ) -> tuple[dict[str, object], str]:
     """What the rulings must print for ``player`` at the target flag, from the oracle."""
     mine, theirs = (case.north, case.south) if player == "north" else (case.south, case.north)
-    size = 4 if case.mud else 3
-    game_over = oracle.winner(case.claimed_by) is not None
+    fog = case.fog or case.terrain == "WOODLAND"
+    hills = case.terrain == "HILLS"
+    size = 4 if case.mud or case.terrain == "RIVER" else 3
+    defender = None if case.defender is None else "mine" if case.defender == player else "theirs"
     reason, _, threat = oracle.rule_claim(
         mine,
         theirs,
-        fog=case.fog,
-        mud=case.mud,
+        fog=fog,
+        size=size,
         unseen=case.unseen,
         claimed=case.claimed_by[case.target] is not None,
-        game_over=game_over,
+        game_over=oracle.winner(case.claimed_by, case.towns) is not None,
         i_completed_first=case.completed_first == player,
+        hills=hills,
+        defender=defender,
     )
-    side: dict[str, object] = {"complete": len(mine) >= size}
-    if len(mine) >= size:
-        rank, total = oracle.strength(mine, case.fog)
+    side: dict[str, object] = {"complete": len(mine) >= size + (defender == "mine")}
+    if side["complete"]:
+        rank, total = oracle.strength(mine, fog, hills=hills, defended=defender == "mine")
         side |= {"formation": oracle.RANK_NAMES[rank], "sum": total}
     side["can_claim"] = reason in oracle.GRANTING
     if reason not in oracle.GRANTING:
@@ -127,23 +131,28 @@ def _expected_side(
     elif reason == "BEATABLE":
         # Any strongest completion will do: check the engine's is one, then expect it.
         assert found is not None and threat is not None
-        assert len(found) == size - len(theirs) and set(found) <= set(case.unseen)
-        assert oracle.strength([*theirs, *found], case.fog) == threat
+        assert len(found) == size + (defender == "theirs") - len(theirs)
+        assert set(found) <= set(case.unseen)
+        reached = oracle.strength(
+            [*theirs, *found], fog, hills=hills, defended=defender == "theirs"
+        )
+        assert reached == threat
         side["counterexample"] = found
     return side, reason
 
 
-@settings(ORACLE_SETTINGS, max_examples=500)
+@settings(ORACLE_SETTINGS, max_examples=600)
 @given(claim_cases())
 def test_claim_rulings_match_oracle(case: ClaimCase) -> None:
     position = parse_position(case.document)
     assert troop_tokens_of(position.unseen_troops()) == set(case.unseen)
     rulings = dump_rulings(adjudicate(position))
-    assert rulings["winner"] == oracle.winner(case.claimed_by)
+    assert rulings["winner"] == oracle.winner(case.claimed_by, case.towns)
     printed = rulings["flags"][case.target]  # type: ignore[index]
     assert printed["flag"] == case.target + 1
     assert printed["claimed_by"] == case.claimed_by[case.target]
-    env = "+".join(n for n, on in (("fog", case.fog), ("mud", case.mud)) if on) or "plain"
+    ground = [n for n, on in (("fog", case.fog), ("mud", case.mud)) if on]
+    env = "+".join([*ground, (case.terrain or "").lower()]).strip("+") or "plain"
     for player in ("north", "south"):
         ruling = rule_claim(position, case.target, Player(player))
         found = [t.token for t in ruling.counterexample or ()]
