@@ -257,7 +257,6 @@ class Companion:
                 self.lights.won(outcome.winner.value, "breakthrough")
             else:
                 self.lights.won(outcome.winner.value, "envelopment")
-        self.view.say(result_line(outcome))
 
     @property
     def over(self) -> bool:

@@ -11,7 +11,10 @@ import sys
 
 # name -> (module with ``main(argv: list[str]) -> int``, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "play": ("companion.play", "play a game (default; a seeded bot-vs-bot game for now)"),
+    "play": ("companion.run", "run the companion (default): camera table, or the simulated one"),
+    "botgame": ("companion.play", "a seeded bot-vs-bot game in the terminal, rules engine only"),
+    "replay": ("companion.replay", "replay a game journal through tracker and rules"),
+    "export": ("companion.export", "write a journal as a readable game record"),
     "adjudicate": ("companion.adjudicate", "rule on every flag of a position file"),
     "bench": ("companion.bench", "print benchmark figures as JSON (rules, vision, ...)"),
     "lights": ("hardware.cli", "flag lights: 'lights test' walks every state"),

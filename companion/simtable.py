@@ -135,19 +135,24 @@ class TruthSnapshots:
     unsure: float = 0.0
     seed: int = 0
     name: str = "simulated table (ground truth)"
+    polls_per_change: int = 1
     zones: Zones = field(default_factory=dict)
     fail_polls: int = 0
     _pending: bool = False
     _previous: Zones = field(default_factory=dict)
+    _blur: bool = False
     _random: random.Random = field(init=False)
 
     def __post_init__(self) -> None:
         self._random = random.Random(self.seed)
 
-    def show(self, zones: Zones) -> None:
+    def show(self, zones: Zones, hand: bool = True) -> None:
         self._previous, self.zones = self.zones, dict(zones)
         self._pending = True
-        self._blur = self._random.random() < self.unsure
+        self._blur = hand and self._random.random() < self.unsure
+
+    def fail(self, polls: int) -> None:
+        self.fail_polls = polls
 
     def nudge(self) -> None:
         """The player straightens the cards: the table reads cleanly again."""

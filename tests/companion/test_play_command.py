@@ -1,4 +1,4 @@
-"""The run command's terminal game: seeded, with turns, claim rulings and the result."""
+"""The terminal bot game (``botgame``): seeded, with turns, claim rulings and the result."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_play_game_reports_every_claim_with_its_ruling() -> None:
 
 def test_match_of_three_games_runs_from_the_console_script() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "companion.cli", "play", "--games", "3", "--seed", "4", "--quiet"],
+        [sys.executable, "-m", "companion.cli", "botgame", "--games", "3", "--seed", "4", "--quiet"],
         capture_output=True,
         text=True,
         check=True,

@@ -1,0 +1,333 @@
+"""``battleline-companion [play]``: the companion, with whatever this machine has.
+
+With a camera it follows the game on the table. With none it plays seeded
+bot-vs-bot games on the simulated table — rendered frames through vision,
+tracker, rules, lights and view — and ends with the result and the match
+score. Either way every event is journaled, and an unfinished game resumes
+when the command is run again (``--new`` closes it and starts afresh).
+"""
+
+from __future__ import annotations
+
+import argparse
+import select
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from companion.app import Companion, Options, result_line, run_live
+from companion.config import Choices, Config, ConfigError, detect, load_config
+from companion.journal import (
+    Journal,
+    JournalError,
+    JournalRecord,
+    find_unfinished,
+    outcome_from,
+    outcome_json,
+    read_journal,
+    variant_json,
+)
+from companion.rules.game import Outcome
+from companion.rules.match import Match
+from companion.rules.position import Player, Variant
+from companion.simtable import TruthSnapshots, script_game
+from companion.simulate import Driver, SimulatedTable
+from companion.snapshot import SourceError
+from companion.tracker import Tracker
+from companion.ui.terminal import NoView, TerminalView
+from hardware.factory import LightsUnavailable, open_lights
+from hardware.lights import FlagLights, NoLights
+
+
+def _speed(text: str) -> float:
+    if text == "max":
+        return 0.0
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: a factor such as 2 or 0.5, or max") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("the speed factor must be above 0 (or max)")
+    return value
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="battleline-companion play",
+        description="Run the companion: the camera table if there is a camera, else seeded "
+        "bot games on the simulated table.",
+    )
+    ap.add_argument("--seed", type=int, default=1, help="simulated game's seed (default 1)")
+    ap.add_argument("--games", type=int, default=1, help="games in the match (default 1)")
+    ap.add_argument("--speed", type=_speed, default=1.0,
+                    help="simulated players' pace: a factor (2 = twice as fast) or max")
+    ap.add_argument("--config", type=Path, default=None, help="settings file (TOML)")
+    ap.add_argument("--journal", type=Path, default=None, help="folder of game journals")
+    ap.add_argument("--new", action="store_true", help="close an unfinished game, start anew")
+    ap.add_argument("--camera", choices=["auto", "simulated", "picamera2", "opencv", "folder"])
+    ap.add_argument("--snapshots", choices=["vision", "truth"],
+                    help="simulated table: read rendered frames with vision (default) or use "
+                    "the table's truth")
+    ap.add_argument("--lights", choices=["auto", "direct", "pico", "mock", "none"])
+    ap.add_argument("--north", choices=["greedy", "random"], default="greedy")
+    ap.add_argument("--south", choices=["greedy", "random"], default="greedy")
+    ap.add_argument("--auto-claim", action="store_true", default=None)
+    ap.add_argument("--advanced-claims", action="store_true", default=None)
+    ap.add_argument("--no-hints", action="store_true")
+    ap.add_argument("--quiet", action="store_true", help="print only the results")
+    return ap
+
+
+def _with_arguments(config: Config, ns: argparse.Namespace) -> Config:
+    changes: dict[str, Any] = {}
+    if ns.camera:
+        changes["camera"] = ns.camera
+    if ns.snapshots:
+        changes["snapshots"] = ns.snapshots
+    if ns.journal:
+        changes["journal_dir"] = str(ns.journal)
+    if ns.auto_claim:
+        changes["auto_claim"] = True
+    if ns.advanced_claims:
+        changes["claim_timing"] = "advanced"
+    if ns.no_hints:
+        changes["hints"] = False
+    if ns.lights:
+        changes["lights"] = replace(config.lights, board=ns.lights)
+    return replace(config, **changes)
+
+
+def _open_lights(config: Config, choices: Choices) -> FlagLights:
+    try:
+        return open_lights(replace(config.lights, board=choices.board))
+    except LightsUnavailable as error:
+        print(f"lights: {error} — going on without lights", file=sys.stderr)
+        return NoLights(config.lights)
+
+
+def main(argv: list[str]) -> int:
+    ns = parser().parse_args(argv)
+    if ns.games < 1:
+        parser().error("--games must be at least 1")
+    try:
+        loaded, path, found = load_config(ns.config)
+    except ConfigError as error:
+        print(f"battleline-companion: {error}", file=sys.stderr)
+        return 2
+    config = _with_arguments(loaded, ns)
+    choices = detect(config)
+    say = (lambda _text: None) if ns.quiet else print
+    say(f"settings: {path}" if found else f"settings: none at {path}, using the defaults")
+    for note in choices.notes:
+        say(note)
+    directory = config.journal_path()
+    mode = "simulated" if choices.camera == "simulated" else "camera"
+    try:
+        record = _unfinished(directory, ns.new, say)
+    except JournalError as error:
+        print(f"battleline-companion: {error}", file=sys.stderr)
+        return 1
+    if record is not None and record.header.get("mode") != mode:
+        print(
+            f"battleline-companion: an unfinished {record.header.get('mode')} game is in "
+            f"{record.path}; run with --new to close it and start this one",
+            file=sys.stderr,
+        )
+        return 2
+    lights = _open_lights(config, choices)
+    view: TerminalView = NoView() if ns.quiet or choices.view == "none" else TerminalView()
+    try:
+        lights.self_test()
+        if mode == "simulated":
+            return _simulated_match(config, ns, directory, record, lights, view)
+        return _camera_game(config, choices, directory, record, lights, view)
+    finally:
+        lights.close()
+
+
+def _unfinished(directory: Path, new: bool, say: Any) -> JournalRecord | None:
+    path = find_unfinished(directory)
+    if path is None:
+        return None
+    record = read_journal(path)
+    if record.torn:
+        say(f"journal {path}: the last line was cut short (power cut?) and is left out")
+    if new:
+        journal = Journal.reopen(record)
+        journal.end(None, "abandoned: a new game was started")
+        journal.close()
+        say(f"closed the unfinished game in {path}")
+        return None
+    return record
+
+
+def _options(config: Config) -> Options:
+    return Options(auto_claim=config.auto_claim, hints=config.hints)
+
+
+def _variant(config: Config) -> Variant:
+    if config.claim_timing == "advanced":
+        return Variant(tactics=config.tactics, claim_timing="advanced")
+    return Variant(tactics=config.tactics)
+
+
+def _simulated_match(
+    config: Config,
+    ns: argparse.Namespace,
+    directory: Path,
+    record: JournalRecord | None,
+    lights: FlagLights,
+    view: TerminalView,
+) -> int:
+    base, games, north, south = ns.seed, ns.games, ns.north, ns.south
+    snapshots = config.snapshots
+    outcomes: tuple[Outcome, ...] = ()
+    start = 0
+    variant = _variant(config)
+    if record is not None:
+        match = record.header.get("match", {})
+        base, games = int(match.get("seed", base)), int(match.get("games", games))
+        start = int(match.get("game", 0))
+        outcomes = tuple(outcome_from(o) for o in match.get("outcomes", []))
+        north, south = record.header.get("north", north), record.header.get("south", south)
+        snapshots = record.header.get("snapshots", snapshots)
+        variant = record.variant
+        print(f"Resuming game {start + 1} of {games} (seed {base + start}) from {record.path}")
+    think = 0.0 if ns.speed == 0 else config.think_s / ns.speed
+    score = Match(outcomes=outcomes)
+    for game in range(start, games):
+        seed, first = base + game, score.next_first
+        print(f"Game {game + 1} (seed {seed}, {first} plays first)")
+        script = script_game(seed, first, variant, north, south)
+        tracker = Tracker(variant, first, config.min_confidence)
+        if record is not None and game == start:
+            for event in record.events:
+                tracker.apply(event)
+            journal = Journal.reopen(record)
+        else:
+            journal = Journal.create(directory, {
+                "mode": "simulated", "first": first.value, "variant": variant_json(variant),
+                "options": {"auto_claim": config.auto_claim, "hints": config.hints},
+                "seed": seed, "north": north, "south": south, "snapshots": snapshots,
+                "match": {"seed": base, "games": games, "game": game,
+                          "outcomes": [outcome_json(o) for o in score.outcomes]},
+            })
+        companion = Companion(
+            tracker, journal, lights, view, _options(config),
+            title="Battle Line companion — simulated table",
+            game=f"Game {game + 1} of {games}, seed {seed}, {first} plays first",
+            score_before=score.score,
+        )
+        table = _table(config, snapshots, seed)
+        try:
+            report = Driver(companion, script, table, think_s=think).run()
+        except ValueError as error:
+            print(f"battleline-companion: {journal.path}: {error}", file=sys.stderr)
+            return 1
+        finally:
+            table.close()
+            journal.close()
+        outcome = companion.outcome
+        view.board(companion.model())
+        if outcome is None:
+            print("The game did not finish: " + "; ".join(report.problems[:5]), file=sys.stderr)
+            return 1
+        print(result_line(outcome))
+        if report.corrections or report.wrong_events:
+            print(
+                f"(the simulated players straightened cards {report.nudges} times and "
+                f"corrected {report.corrections} readings)"
+            )
+        score = score.record(outcome)
+        print(f"Match score: north {score.score[0]}, south {score.score[1]}")
+    return 0
+
+
+def _table(config: Config, snapshots: str, seed: int) -> SimulatedTable:
+    if snapshots == "truth":
+        return TruthSnapshots(seed=seed)
+    from companion.vision_path import load_profile, vision_table
+
+    return vision_table(seed, load_profile(config.deck), still_frames=config.still_frames,
+                        vote_frames=config.vote_frames)
+
+
+def _camera_game(
+    config: Config,
+    choices: Choices,
+    directory: Path,
+    record: JournalRecord | None,
+    lights: FlagLights,
+    view: TerminalView,
+) -> int:
+    from companion.commands import run_command
+    from companion.vision_path import ReopeningFrames, VisionSnapshots, load_profile
+
+    try:
+        profile = load_profile(config.deck)
+    except SourceError as error:
+        print(f"battleline-companion: deck profile: {error}", file=sys.stderr)
+        return 2
+    frames = ReopeningFrames(_camera_opener(config, choices.camera), choices.camera)
+    source = VisionSnapshots(frames, profile, still_frames=config.still_frames,
+                             vote_frames=config.vote_frames)
+    variant = _variant(config)
+    first = Player.SOUTH
+    if record is not None:
+        variant, first = record.variant, record.first
+    tracker = Tracker(variant, first, config.min_confidence)
+    if record is not None:
+        for event in record.events:
+            tracker.apply(event)
+        journal = Journal.reopen(record)
+        print(f"Resuming the game in {record.path} ({len(record.events)} events)")
+    else:
+        journal = Journal.create(directory, {
+            "mode": "camera", "first": first.value, "variant": variant_json(variant),
+            "options": {"auto_claim": config.auto_claim, "hints": config.hints},
+            "camera": choices.camera,
+        })
+    companion = Companion(tracker, journal, lights, view, _options(config),
+                          title=f"Battle Line companion — {choices.camera}")
+    interactive = sys.stdin.isatty()
+
+    def typed() -> bool:
+        """Commands typed on the terminal (claim 3 north, confirm 3, undo, ...)."""
+        if interactive and select.select([sys.stdin], [], [], 0)[0]:
+            line = sys.stdin.readline()
+            if line.strip() in ("quit", "exit"):
+                return True
+            print(run_command(companion, line))
+        return False
+
+    try:
+        run_live(companion, source, stop=typed)
+    except KeyboardInterrupt:
+        print("\nstopped; the game is journaled and resumes on the next start")
+        return 0
+    finally:
+        source.close()
+        journal.close()
+    if companion.outcome is not None:
+        print(result_line(companion.outcome))
+        north, south = companion.outcome.score()
+        print(f"Match score: north {north}, south {south}")
+    return 0
+
+
+def _camera_opener(config: Config, camera: str) -> Any:
+    def opener() -> Any:
+        if camera == "picamera2":
+            from vision.sources.picamera2_source import Picamera2Source
+
+            return Picamera2Source()
+        if camera == "folder":
+            from vision.sources.folder import FolderSource
+
+            return FolderSource(Path(config.folder).expanduser())
+        from vision.sources.opencv_capture import OpenCVSource
+
+        return OpenCVSource(config.device)
+
+    return opener

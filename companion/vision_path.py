@@ -1,0 +1,207 @@
+"""Camera frames to stable snapshots, through vision: calibrate, read, stabilise.
+
+``VisionSnapshots`` is the ``SnapshotSource`` of the live companion: each
+poll takes one frame, keeps the mat's calibration up to date, reads the
+cards only when the stabiliser wants a read (the table still, no hand), and
+returns a snapshot when the voted reading changed. A camera that fails, or a
+mat that cannot be seen, is a ``SourceError`` for the companion to show.
+
+``TableFrames`` is the simulated table's camera: it lays the cards of each
+step on the mat (vision's synthetic renderer), photographs it once with a
+hand over the table and once still, and serves those frames.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.snapshot import Reading, Snapshot, SourceError
+from vision.calibrate import CalibrationError, Calibrator
+from vision.deck_art import Style
+from vision.profile import DeckProfile, ProfileError, builtin_profile
+from vision.read import Reader
+from vision.sources.base import FramePair, FrameSource, low_from_main
+from vision.sources.base import SourceError as FrameError
+from vision.stabilize import Stabilizer
+from vision.synth import Camera, Conditions, Table, lay_table, photograph
+
+Zones = dict[str, tuple[str, ...]]
+
+
+def load_profile(deck: str) -> DeckProfile:
+    """The deck profile the config names: ``builtin`` or a file made by ``enroll``."""
+    if deck in ("", "builtin"):
+        return builtin_profile()
+    try:
+        return DeckProfile.load(Path(deck).expanduser())
+    except ProfileError as error:
+        raise SourceError(str(error)) from None
+
+
+class VisionSnapshots:
+    """Frames in, stable snapshots out (``SnapshotSource``)."""
+
+    def __init__(
+        self,
+        frames: FrameSource,
+        profile: DeckProfile,
+        *,
+        still_frames: int = 2,
+        vote_frames: int = 1,
+    ) -> None:
+        self.frames = frames
+        self.name = f"vision on {frames.name}"
+        self.calibrator = Calibrator()
+        self.reader = Reader(profile)
+        self.stabilizer = Stabilizer(still_frames=still_frames, vote_frames=vote_frames)
+        self.frames_read = 0
+        self.reads = 0
+        self.hand_frame_at = 0.0  # perf_counter when the last frame with a hand came in
+
+    def poll(self) -> Snapshot | None:
+        try:
+            pair = self.frames.read()
+        except FrameError as error:
+            raise SourceError(str(error)) from None
+        arrived = time.perf_counter()
+        self.frames_read += 1
+        try:
+            calib = self.calibrator.update(pair.main)
+        except CalibrationError as error:
+            raise SourceError(str(error)) from None
+        self.stabilizer.frame_width = pair.main.shape[1]
+        read = None
+        if self.stabilizer.wants_read:
+            read = self.reader.read(pair.main, calib)
+            self.reads += 1
+        snap = self.stabilizer.feed(pair.low, calib, read)
+        if self.stabilizer.hand:
+            self.hand_frame_at = arrived
+        if snap is None:
+            return None
+        zones: dict[str, tuple[Reading, ...]] = {}
+        for zone, tokens in snap.zones.items():
+            shares = snap.agreement.get(zone, [])
+            zones[zone] = tuple(
+                Reading(token, shares[k] if k < len(shares) else 0.0)
+                for k, token in enumerate(tokens)
+            )
+        return Snapshot(zones)
+
+    def close(self) -> None:
+        self.frames.close()
+
+
+class ReopeningFrames:
+    """A camera opened on first use and reopened after a failure (``FrameSource``).
+
+    Each failure is raised once, for the companion to show; the next read
+    tries to open the camera again, so frames return by themselves when the
+    camera does.
+    """
+
+    def __init__(self, opener: Callable[[], FrameSource], name: str) -> None:
+        self._opener = opener
+        self._source: FrameSource | None = None
+        self.name = name
+
+    def read(self) -> FramePair:
+        try:
+            if self._source is None:
+                self._source = self._opener()
+            return self._source.read()
+        except FrameError:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self._source is not None:
+            source, self._source = self._source, None
+            source.close()
+
+
+class TableFrames:
+    """The simulated table's camera (``FrameSource``): a hand frame, then still frames."""
+
+    def __init__(self, seed: int = 0, style: Style = "companion", hand_frames: int = 1) -> None:
+        self.name = f"simulated table camera (seed {seed})"
+        self._rng = np.random.default_rng(seed)
+        self.style = style
+        self.camera = Camera(tilt_x_deg=3.0, tilt_y_deg=-2.0, yaw_deg=1.0, fill=0.92)
+        self.hand_frames = hand_frames
+        self.zones: Zones = {}
+        self._queue: list[FramePair] = []
+        self._still: FramePair | None = None
+        self.fail_reads = 0
+
+    def _photo(self, table: Table, hands: int) -> FramePair:
+        cond = Conditions(gain=(1.02, 1.0, 0.95), noise=2.0, blur=0.5, jpeg=92, hands=hands)
+        frame = photograph(table, self.camera, cond, self._rng)
+        return FramePair(frame.image, low_from_main(frame.image))
+
+    def show(self, zones: Zones, hand: bool = True) -> None:
+        """Lay the table as ``zones`` says; a hand was over it while the cards moved."""
+        self.zones = dict(zones)
+        table = lay_table({z: list(t) for z, t in zones.items()}, self.style, self._rng)
+        self._queue = [self._photo(table, 1) for _ in range(self.hand_frames if hand else 0)]
+        self._still = self._photo(table, 0)
+
+    def nudge(self) -> None:
+        """A player straightens the cards: the same table laid again, a little differently."""
+        self.show(self.zones)
+
+    def read(self) -> FramePair:
+        if self.fail_reads > 0:
+            self.fail_reads -= 1
+            raise FrameError(f"{self.name}: no frame (camera unplugged)")
+        if self._queue:
+            return self._queue.pop(0)
+        if self._still is None:
+            self.show({}, hand=False)
+            assert self._still is not None
+        return self._still
+
+    def close(self) -> None:
+        pass
+
+
+class VisionTable:
+    """The simulated table seen through vision: ``show``/``nudge`` the table, ``poll`` snapshots."""
+
+    def __init__(self, frames: TableFrames, vision: VisionSnapshots) -> None:
+        self.frames = frames
+        self.vision = vision
+        self.name = f"simulated table through {vision.name}"
+        # Enough polls for the hand frames, the still frames and the voted reads.
+        stab = vision.stabilizer
+        self.polls_per_change = frames.hand_frames + stab.still_frames + stab.vote_frames + 2
+
+    def show(self, zones: Zones, hand: bool = True) -> None:
+        self.frames.show(zones, hand)
+
+    def nudge(self) -> None:
+        self.frames.nudge()
+
+    def fail(self, polls: int) -> None:
+        self.frames.fail_reads = polls
+
+    def poll(self) -> Snapshot | None:
+        return self.vision.poll()
+
+    def close(self) -> None:
+        self.vision.close()
+
+
+def vision_table(seed: int, profile: DeckProfile | None = None, *, still_frames: int = 2,
+                 vote_frames: int = 1) -> VisionTable:
+    cv2.setNumThreads(1)  # the loop is one thread; OpenCV's pool only contends on a Pi
+    frames = TableFrames(seed)
+    vision = VisionSnapshots(
+        frames, profile or builtin_profile(), still_frames=still_frames, vote_frames=vote_frames
+    )
+    return VisionTable(frames, vision)
