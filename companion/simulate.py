@@ -129,7 +129,10 @@ class Driver:
                 self.sleep(self.think_s)
             self._do(index, step)
             self.report.steps += 1
-            check_rulings(self.companion, step.position, self.report)
+            # Against the truth as far as the companion got (auto-claim may be ahead).
+            done = min(self.done, len(self.script.steps))
+            if done:
+                check_rulings(self.companion, self.script.steps[done - 1].position, self.report)
             if self.on_step is not None:
                 self.on_step(index, step)
         return self.report

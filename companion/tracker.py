@@ -455,7 +455,7 @@ class Tracker:
                 "area; put it back",
                 flags,
             )
-        raise _Problem(f"more than one play at once: {listing}", flags)
+        raise _Problem(f"these changes are not one play: {listing}", flags)
 
     def _move(
         self,

@@ -1,0 +1,142 @@
+"""Whole seeded games on the simulated table: journal, rulings and lights against the truth."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.app import Companion, Options
+from companion.journal import Journal, read_journal
+from companion.rules.notation import dump_position
+from companion.rules.position import Player, Variant
+from companion.simtable import Script, TruthSnapshots, script_game
+from companion.simulate import Driver, DriveReport
+from companion.tracker import Tracker
+from companion.ui.terminal import NoView
+from hardware.config import LightsConfig
+from hardware.factory import open_lights
+from hardware.lights import FlagLights, NoLights
+from hardware.states import FlagState
+
+
+def run_game(
+    tmp_path: Path,
+    script: Script,
+    table: TruthSnapshots,
+    *,
+    lights: FlagLights | None = None,
+    options: Options | None = None,
+    variant: Variant | None = None,
+) -> tuple[Companion, DriveReport]:
+    tracker = Tracker(variant or Variant(), script.first)
+    journal = Journal.create(tmp_path, {"mode": "simulated", "first": script.first.value,
+                                        "variant": {}, "seed": script.seed})
+    board = lights or NoLights(LightsConfig(board="none"))
+    companion = Companion(tracker, journal, board, NoView(), options or Options())
+    report = Driver(companion, script, table).run()
+    journal.close()
+    return companion, report
+
+
+def assert_journal_is_the_script(path: Path, script: Script) -> None:
+    record = read_journal(path)
+    assert record.ended and record.outcome == script.outcome
+    got = [(e.player, e.action) for e in record.events]
+    assert got == [(s.player, s.action) for s in script.steps]
+    # Each event line carries the position after it: the engine's, flag for flag.
+    lines = [line for line in record.lines if line["type"] == "event"]
+    for line, step in zip(lines, script.steps, strict=True):
+        truth = dump_position(step.position)
+        assert line["position"]["flags"] == truth["flags"]
+        assert line["position"]["discards"] == truth["discards"]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_seeded_game_journal_equals_the_script(tmp_path: Path, seed: int) -> None:
+    """20 games; a tenth of the cards are first read unsure, so the companion must ask."""
+    bots = ("greedy", "greedy") if seed % 2 else ("random", "greedy")
+    script = script_game(seed, Player.SOUTH if seed % 3 else Player.NORTH,
+                         north=bots[0], south=bots[1])
+    companion, report = run_game(tmp_path, script, TruthSnapshots(unsure=0.1, seed=seed))
+    assert report.problems == []
+    assert report.ruling_mismatches == 0 and report.ruling_checks > 100
+    assert report.wrong_events == 0
+    assert companion.outcome == script.outcome
+    [path] = tmp_path.glob("*.jsonl")
+    assert_journal_is_the_script(path, script)
+
+
+def test_unsure_readings_are_asked_about_not_guessed(tmp_path: Path) -> None:
+    script = script_game(7)
+    _, report = run_game(tmp_path, script, TruthSnapshots(unsure=1.0, seed=7))
+    # Every card laid was first read unsure: each took a straightening, none a guess.
+    laid = sum(1 for s in script.steps if s.on_table)
+    assert report.nudges == laid and report.wrong_events == 0 and report.problems == []
+
+
+def test_auto_claim_and_advanced_timing_follow_the_bots(tmp_path: Path) -> None:
+    variant = Variant(claim_timing="advanced")
+    script = script_game(12, variant=variant)
+    companion, report = run_game(tmp_path, script, TruthSnapshots(), options=Options(auto_claim=True),
+                                 variant=variant)
+    assert report.problems == [] and companion.outcome == script.outcome
+    [path] = tmp_path.glob("*.jsonl")
+    assert_journal_is_the_script(path, script)
+
+
+def test_the_lights_follow_claims_and_hints(tmp_path: Path) -> None:
+    script = script_game(5)
+    lights = open_lights(LightsConfig(board="mock"))
+    seen: list[tuple[FlagState, ...]] = []
+    try:
+        tracker = Tracker(Variant(), script.first)
+        journal = Journal.create(tmp_path, {"mode": "simulated", "first": "south", "variant": {}})
+        companion = Companion(tracker, journal, lights, NoView(), Options(hints=True))
+
+        def watch(index: int, step: object) -> None:
+            seen.append(lights.flags)
+            for i, flag in enumerate(companion.tracker.position.flags):
+                if flag.claimed_by is not None:
+                    assert lights.flags[i] is FlagState.claimed(flag.claimed_by.value)
+            for i, who in companion.tracker.provable().items():
+                if companion.tracker.position.flags[i].claimed_by is None:
+                    assert lights.flags[i] is FlagState.claimable(who.value)
+
+        Driver(companion, script, TruthSnapshots(), on_step=watch).run()
+        assert companion.outcome is not None
+        assert lights.effect is not None and lights.effect.kind == "won"
+        assert any(FlagState.CLAIMABLE_NORTH in s or FlagState.CLAIMABLE_SOUTH in s for s in seen)
+    finally:
+        lights.close()
+
+
+def test_a_failing_source_raises_attention_and_recovers(tmp_path: Path) -> None:
+    script = script_game(9)
+    table = TruthSnapshots(seed=9)
+    tracker = Tracker(Variant(), script.first)
+    journal = Journal.create(tmp_path, {"mode": "simulated", "first": "south", "variant": {}})
+    lights = NoLights(LightsConfig(board="none"))
+    companion = Companion(tracker, journal, lights, NoView())
+    states: list[tuple[FlagState, ...]] = []
+
+    def unplug(index: int, step: object) -> None:
+        if index == 20:
+            table.fail(3)
+            table.show(script.steps[21].zones)  # the next card is laid while the camera is out
+            for _ in range(3):
+                companion.pump(table)
+                states.append(lights.flags)
+            assert companion.camera_problem is not None
+
+    report = Driver(companion, script, table, on_step=unplug).run()
+    assert report.problems == [] and companion.outcome == script.outcome
+    # While out: every unclaimed flag blinks attention; afterwards the game went on.
+    position = script.steps[20].position
+    for state in states:
+        for i, flag in enumerate(position.flags):
+            expected = FlagState.ATTENTION if flag.claimed_by is None else FlagState.claimed(
+                flag.claimed_by.value)
+            assert state[i] is expected
+    notes = [line["message"] for line in read_journal(journal.path).lines if line["type"] == "note"]
+    assert any("unplugged" in n for n in notes) and "camera: frames again" in notes

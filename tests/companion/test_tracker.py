@@ -1,0 +1,202 @@
+"""The tracker: snapshots to events, what it refuses to explain, and how play goes on."""
+
+from __future__ import annotations
+
+from companion.rules.actions import Betray, Claim, Desert, Play, Redeploy, Scout
+from companion.rules.cards import Tactic, parse_card
+from companion.rules.claims import Reason
+from companion.rules.position import Player, Variant
+from companion.snapshot import Reading, Snapshot, snapshot_of
+from companion.tracker import IssueKind, Tracker
+
+N, S = Player.NORTH, Player.SOUTH
+
+
+def play_through(tracker: Tracker, *tables: dict[str, list[str]]) -> None:
+    """Show each table in turn; each must be exactly one legal event."""
+    for zones in tables:
+        events = tracker.observe(snapshot_of(zones))
+        assert len(events) == 1, tracker.issues
+
+
+def test_a_card_laid_is_a_play_by_that_side_at_that_flag() -> None:
+    t = Tracker(first=S)
+    [event] = t.observe(snapshot_of({"flag3.south": ["R7"]}))
+    assert (event.player, event.action) == (S, Play(parse_card("R7"), 2))
+    assert t.position.flags[2].south == (parse_card("R7"),)
+    assert t.state.to_move is N
+    # The same table again is no new event.
+    assert t.observe(snapshot_of({"flag3.south": ["R7"]})) == []
+
+
+def test_two_cards_at_once_is_attention_until_one_is_taken_back() -> None:
+    t = Tracker(first=S)
+    play_through(t, {"flag3.south": ["R7"]})
+    assert t.observe(snapshot_of({"flag3.south": ["R7"], "flag5.north": ["B2"], "flag6.north": ["B3"]})) == []
+    flags = {i.flag for i in t.issues}
+    assert flags == {4, 5} and all(i.kind is IssueKind.ATTENTION for i in t.issues)
+    assert "two cards at once" in t.issues[0].message
+    assert "B2" in t.issues[0].message and "B3" in t.issues[0].message
+    # North takes B3 back: the table now shows one legal play, and tracking goes on.
+    [event] = t.observe(snapshot_of({"flag3.south": ["R7"], "flag5.north": ["B2"]}))
+    assert event.describe() == "north B2@5"
+    assert t.settled
+
+
+def test_a_vanished_card_is_attention_and_putting_it_back_clears_it() -> None:
+    t = Tracker(first=S)
+    play_through(t, {"flag3.south": ["R7"]}, {"flag3.south": ["R7"], "flag3.north": ["B2"]})
+    assert t.observe(snapshot_of({"flag3.north": ["B2"]})) == []
+    assert [i.flag for i in t.issues] == [2]
+    assert "R7 vanished from south's side of flag 3" in t.issues[0].message
+    assert t.observe(snapshot_of({"flag3.north": ["B2"], "flag3.south": ["R7"]})) == []
+    assert t.settled
+
+
+def test_a_card_added_at_a_claimed_flag_is_attention() -> None:
+    t = Tracker(first=S)
+    play_through(
+        t,
+        {"flag1.south": ["R8"]},
+        {"flag1.south": ["R8"], "flag1.north": ["B1"]},
+        {"flag1.south": ["R8", "R9"], "flag1.north": ["B1"]},
+        {"flag1.south": ["R8", "R9"], "flag1.north": ["B1", "B2"]},
+        {"flag1.south": ["R8", "R9", "R10"], "flag1.north": ["B1", "B2"]},
+    )
+    result = t.claim(0, S)
+    assert result.event is not None and result.ruling is not None
+    assert result.ruling.reason is Reason.UNBEATABLE
+    zones = {"flag1.south": ["R8", "R9", "R10"], "flag1.north": ["B1", "B2", "B3"]}
+    assert t.observe(snapshot_of(zones)) == []
+    [issue] = t.issues
+    assert issue.flag == 0 and issue.kind is IssueKind.ATTENTION
+    assert "claimed" in issue.message
+
+
+def test_the_tactics_limit_and_a_second_leader_are_attention() -> None:
+    t = Tracker(first=S)
+    play_through(t, {"flag1.south": ["AL"]})
+    # North answers with a troop; south may not play a second tactic while ahead.
+    play_through(t, {"flag1.south": ["AL"], "flag2.north": ["B5"]})
+    assert t.observe(snapshot_of({"flag1.south": ["AL"], "flag2.north": ["B5"],
+                                  "flag4.south.env": ["FOG"]})) == []
+    assert "tactics limit" in t.issues[0].message and t.issues[0].flag == 3
+    play_through(t, {"flag1.south": ["AL"], "flag2.north": ["B5"], "flag3.south": ["G1"]})
+    play_through(t, {"flag1.south": ["AL"], "flag2.north": ["B5", "CC"], "flag3.south": ["G1"]})
+    # South, level on tactics now, tries the second leader.
+    zones = {"flag1.south": ["AL"], "flag2.north": ["B5", "CC"], "flag3.south": ["G1", "DA"]}
+    assert t.observe(snapshot_of(zones)) == []
+    assert "already played a leader" in t.issues[0].message and t.issues[0].flag == 2
+
+
+def test_playing_out_of_turn_is_attention() -> None:
+    t = Tracker(first=S)
+    assert t.observe(snapshot_of({"flag1.north": ["R1"]})) == []
+    assert "south's turn" in t.issues[0].message
+
+
+def test_an_unsure_reading_is_never_guessed_at() -> None:
+    t = Tracker(first=S)
+    unsure = Snapshot({"flag2.south": (Reading("G4", 0.4),)})
+    assert t.observe(unsure) == []
+    [issue] = t.issues
+    assert issue.kind is IssueKind.UNCERTAIN and issue.flag == 1
+    assert t.claim(1, S).event is None  # no ruling while the table is not settled
+    [event] = t.confirm(1)
+    assert event.describe() == "south G4@2"
+    # A card read "unknown" needs a correction: confirm cannot guess it.
+    assert t.observe(Snapshot({"flag2.south": (Reading("G4"),), "flag7.north": (Reading("unknown", 0.0),)})) == []
+    assert t.confirm(6) == [] and t.issues[0].kind is IssueKind.UNCERTAIN
+    [event] = t.correct("flag7.north", ["Y3"])
+    assert event.describe() == "north Y3@7"
+
+
+def test_an_unsure_reading_of_a_known_card_needs_nothing() -> None:
+    t = Tracker(first=S)
+    play_through(t, {"flag2.south": ["G4"]})
+    same = Snapshot({"flag2.south": (Reading("unknown", 0.1),)})
+    assert t.observe(same) == [] and t.settled
+
+
+def test_guile_moves_are_inferred_from_the_cards_that_moved() -> None:
+    t = Tracker(first=S)
+    play_through(
+        t,
+        {"flag1.south": ["R1"]},
+        {"flag1.south": ["R1"], "flag2.north": ["B2"]},
+    )
+    # Redeploy: the guile card is down, the moved card not yet placed: waiting.
+    half = {"flag2.north": ["B2"], "south.guile": ["REDEPLOY"]}
+    assert t.observe(snapshot_of(half)) == []
+    assert t.issues[0].kind is IssueKind.WAITING
+    [event] = t.observe(snapshot_of({**half, "flag4.south": ["R1"]}))
+    assert event.action == Redeploy(0, parse_card("R1"), 3) and event.player is S
+    # Deserter: north discards south's R1 onto a discard pile.
+    zones = {"flag2.north": ["B2"], "south.guile": ["REDEPLOY"], "north.guile": ["DESERTER"],
+             "north.discard": ["R1"]}
+    [event] = t.observe(snapshot_of(zones))
+    assert event.action == Desert(3, parse_card("R1")) and event.pile == "north.discard"
+    # Traitor: south takes north's B2 to its own side of flag 9.
+    zones = {"south.guile": ["REDEPLOY", "TRAITOR"], "north.guile": ["DESERTER"],
+             "north.discard": ["R1"], "flag9.south": ["B2"]}
+    [event] = t.observe(snapshot_of(zones))
+    assert event.action == Betray(1, parse_card("B2"), 8)
+    # Scout: only the card in the guile area.
+    zones["north.guile"] = ["DESERTER", "SCOUT"]
+    [event] = t.observe(snapshot_of(zones))
+    assert event.action == Scout() and event.player is N
+    assert t.table.tactics_played == (2, 2)
+    # A moved card without a guile card is attention.
+    zones2 = {**zones, "flag9.south": [], "flag8.south": ["B2"]}
+    assert t.observe(snapshot_of(zones2)) == []
+    assert "without Redeploy or Traitor" in t.issues[0].message
+
+
+def test_claims_rule_with_reason_and_counterexample_and_advanced_timing() -> None:
+    t = Tracker(variant=Variant(claim_timing="advanced"), first=S)
+    play_through(
+        t,
+        {"flag1.south": ["R1"]},
+        {"flag1.south": ["R1"], "flag1.north": ["B2"]},
+        {"flag1.south": ["R1", "R2"], "flag1.north": ["B2"]},
+        {"flag1.south": ["R1", "R2"], "flag1.north": ["B2", "B3"]},
+        {"flag1.south": ["R1", "R2", "R3"], "flag1.north": ["B2", "B3"]},
+    )
+    # South just played: under the advanced timing only north (to move) may claim.
+    assert "advanced claim timing" in t.claim(0, S).message
+    refused = t.claim(0, N)
+    assert refused.ruling is not None and refused.ruling.reason is Reason.INCOMPLETE
+    play_through(t, {"flag1.south": ["R1", "R2", "R3"], "flag1.north": ["B2", "B3", "Y9"],
+                     "flag2.south": []})
+    result = t.claim(0, S)  # south to move now: R1-R2-R3 wedge vs north's host
+    assert result.event is not None and "granted" in result.message
+    north_try = Tracker(first=S)
+    play_through(north_try, {"flag1.south": ["R5"]}, {"flag1.south": ["R5"], "flag1.north": ["B1"]},
+                 {"flag1.south": ["R5", "R6"], "flag1.north": ["B1"]},
+                 {"flag1.south": ["R5", "R6"], "flag1.north": ["B1", "G1"]},
+                 {"flag1.south": ["R5", "R6"], "flag1.north": ["B1", "G1"], "flag2.south": ["Y2"]},
+                 {"flag1.south": ["R5", "R6"], "flag1.north": ["B1", "G1", "P1"], "flag2.south": ["Y2"]})
+    refusal = north_try.claim(0, N)
+    assert refusal.ruling is not None and refusal.ruling.reason is Reason.BEATABLE
+    assert refusal.ruling.counterexample == (parse_card("R7"),) or refusal.ruling.counterexample
+    assert "could still add" in refusal.message
+
+
+def test_undo_takes_back_the_last_event() -> None:
+    t = Tracker(first=S)
+    play_through(t, {"flag1.south": ["R1"]}, {"flag1.south": ["R1"], "flag1.north": ["B2"]})
+    undone = t.undo()
+    assert undone is not None and undone.action == Play(parse_card("B2"), 0)
+    assert t.position.flags[0].north == () and t.state.to_move is N
+    assert len(t.history) == 1
+
+
+def test_passes_end_the_game_with_flags_resolved() -> None:
+    t = Tracker(first=S)
+    play_through(t, {"flag1.south": ["R1"]})
+    t.pass_(N)
+    t.pass_(S)
+    assert t.outcome is not None
+    assert t.events[-1].action.notation() == "pass"
+    assert isinstance(t.events[0].action, Play) and not isinstance(t.events[0].action, Claim)
+    assert Tactic.SCOUT not in t.table.guile[0]
