@@ -1,0 +1,46 @@
+"""The terminal view and the typed commands of the view."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from companion.app import Companion
+from companion.commands import run_command
+from companion.journal import Journal
+from companion.rules.position import Player, Variant
+from companion.snapshot import snapshot_of
+from companion.tracker import Tracker
+from companion.ui.terminal import TerminalView, render
+from hardware.config import LightsConfig
+from hardware.lights import NoLights
+
+
+def test_the_view_shows_flags_formations_statuses_ruling_and_score(tmp_path: Path) -> None:
+    journal = Journal.create(tmp_path, {"first": "south", "variant": {}})
+    out = io.StringIO()
+    companion = Companion(Tracker(Variant(), Player.SOUTH), journal,
+                          NoLights(LightsConfig(board="none")), TerminalView(out, live=False))
+    for zones in ({"flag2.south": ["R8"]}, {"flag2.south": ["R8"], "flag2.north": ["B1"]},
+                  {"flag2.south": ["R8", "R9"], "flag2.north": ["B1"]},
+                  {"flag2.south": ["R8", "R9"], "flag2.north": ["B1", "G1"]},
+                  {"flag2.south": ["R8", "R9", "R10"], "flag2.north": ["B1", "G1"]}):
+        companion.on_snapshot(snapshot_of(zones))
+    screen = render(companion.model())
+    row = next(line for line in screen.splitlines() if line.startswith("2 "))
+    assert "B1 G1" in row and "R8 R9 R10" in row and "Wedge 27" in row and "(1 to go)" in row
+    assert "claimable by south / south colour, dim" in row
+    assert "claim 2 north" not in screen
+    told = run_command(companion, "claim 2 north")
+    assert "refused" in told and "formation incomplete" in told
+    told = run_command(companion, "claim 2 south")
+    assert "granted" in told
+    screen = render(companion.model())
+    assert "claimed by south / south colour" in screen
+    assert "last ruling: south claims flag 2: granted" in screen
+    assert "score: north 0, south 0" in screen
+    assert "south R8@2" in out.getvalue()  # events as they happen, when not a terminal
+    assert run_command(companion, "undo").startswith("undone: south claim 2")
+    assert run_command(companion, "hints") == "flag 2: south"
+    assert "unknown command" in run_command(companion, "dance")
+    assert "not a flag" in run_command(companion, "claim 12 north")
