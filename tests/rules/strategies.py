@@ -115,7 +115,7 @@ def claim_cases(draw: st.DrawFn) -> ClaimCase:
     troops_only = all(t not in oracle.WILDS for t in sides["north"])
     mirrored = [f"{recolour[t[0]]}{t[1:]}" for t in sides["north"]] if troops_only else []
     if (
-        draw(st.integers(0, 4)) == 0
+        draw(st.sampled_from([False] * 3 + [True]))
         and set(mirrored) <= set(deck)
         and holds["south"] == len(mirrored)
     ):
@@ -138,7 +138,7 @@ def claim_cases(draw: st.DrawFn) -> ClaimCase:
             limit -= 1
     need = max(holds[s] - len(sides[s]) for s in sides)
     unseen_count = draw(st.one_of(st.integers(0, min(limit, need + 1)), st.integers(0, limit)))
-    if draw(st.integers(0, 2)) == 0:
+    if draw(st.sampled_from([False, False, True])):
         deck.sort(key=lambda t: oracle.identity(t)[1])  # only low troops unseen: hard to beat
     unseen = tuple(deck[:unseen_count])
     seen = deck[unseen_count:]
@@ -158,6 +158,16 @@ def claim_cases(draw: st.DrawFn) -> ClaimCase:
     flags: list[dict[str, list[str]]] = [{"north": [], "south": []} for _ in range(9)]
     flags[target] = {"north": list(sides["north"]), "south": list(sides["south"])}
     discards: list[str] = []
+    # Now and then a breakthrough already decided the game: three adjacent full sides.
+    runs = [range(a, a + 3) for a in range(7) if target not in range(a, a + 3)]
+    decided: list[tuple[int, str]] = []
+    if draw(st.sampled_from([False] * 11 + [True])):
+        won, run = draw(st.sampled_from(["north", "south"])), draw(st.sampled_from(runs))
+        decided = [(i, won) for i in run]
+        for i in run:
+            room = 4 if "MUD" in env[i] else 3
+            while seen and len(flags[i][won]) < room:
+                flags[i][won].append(seen.pop())
     tabled = [w for w, p in wild_place.items() if p == "table"]
     places = draw(
         st.lists(
@@ -183,18 +193,30 @@ def claim_cases(draw: st.DrawFn) -> ClaimCase:
     )
     discards += guile
 
-    # Claims: a few flags held, now and then enough to decide the game.
-    claimed: list[str | None] = [
-        draw(st.sampled_from([None, None, None, None, "north", "south"])) for _ in range(9)
+    # Claims: a few flags held, now and then enough to decide the game. Only a complete
+    # side can have claimed, and its cards never change afterwards.
+    rooms = [
+        holds if i == target else {s: 4 if "MUD" in env[i] else 3 for s in holds} for i in range(9)
     ]
-    claimed[target] = draw(st.sampled_from([None] * 6 + ["north", "south"]))  # mostly open
+    claimed: list[str | None] = [
+        draw(
+            st.sampled_from(
+                [None] * 10 + ["north", "south"] if i != target else [None] * 3 + ["north", "south"]
+            )
+        )
+        for i in range(9)
+    ]
+    for i, side in decided:
+        claimed[i] = side
+    for i, side in enumerate(claimed):
+        if side is not None and len(flags[i][side]) < rooms[i][side]:
+            claimed[i] = None
     town = draw(st.sampled_from([None] * 16 + others))  # the Town counts double, no neighbours
     towns = () if town is None else (town,)
     lower = draw(st.booleans())
     entries: list[dict[str, object]] = []
     for i in range(9):
-        rooms = holds if i == target else {s: 4 if "MUD" in env[i] else 3 for s in holds}
-        both = all(len(flags[i][s]) >= rooms[s] for s in ("north", "south"))
+        both = all(len(flags[i][s]) >= rooms[i][s] for s in ("north", "south"))
         first = draw(st.sampled_from(["north", "south"])) if both else None
         entry: dict[str, object] = {
             "north": [spelled(t, lower) for t in flags[i]["north"]],
