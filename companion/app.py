@@ -58,6 +58,7 @@ class Companion:
         self.last_ruling = ""
         self.camera_problem: str | None = None
         self.lights_updated_at = 0.0  # perf_counter of the last lights update
+        self.event_lights_at = 0.0  # ... and of the one that showed the last event
         self._noted: tuple[str, ...] = ()
         self._ended = tracker.outcome is not None
         self.refresh()
@@ -209,6 +210,8 @@ class Companion:
             events += self._auto_claims()
         self._note_issues()
         self.refresh()
+        if events:
+            self.event_lights_at = self.lights_updated_at
         self._finish_if_over()
         return events
 

@@ -10,6 +10,7 @@ TARGETS: dict[str, str] = {
     "rules": "companion.rules_bench",
     "vision": "vision.bench",
     "lights": "hardware.bench",
+    "loop": "companion.loop_bench",
 }
 
 

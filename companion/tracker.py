@@ -228,7 +228,10 @@ class Tracker:
     history: list[tuple[TrackerState, TrackedEvent]] = field(default_factory=list, init=False)
     issues: list[Issue] = field(default_factory=list, init=False)
     last_snapshot: Snapshot | None = field(default=None, init=False)
-    corrections: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False)
+    # zone -> (what lies there, the reading it corrected)
+    corrections: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = field(
+        default_factory=dict, init=False
+    )
 
     def __post_init__(self) -> None:
         position = Position(to_move=self.first, variant=self.variant)
@@ -285,9 +288,9 @@ class Tracker:
         where = ZoneName.parse(zone)
         if where is None:
             raise ValueError(f"{zone!r} is not a zone the tracker follows")
-        for token in tokens:
-            parse_card(token)  # NotationError names a bad token
-        self.corrections[zone] = tuple(parse_card(t).token for t in tokens)
+        fixed = tuple(parse_card(t).token for t in tokens)  # NotationError names a bad token
+        raw = () if self.last_snapshot is None else self.last_snapshot.readings(zone)
+        self.corrections[zone] = (fixed, tuple(r.token for r in raw))
         return self._evaluate()
 
     def confirm(self, flag: int | None = None) -> list[TrackedEvent]:
@@ -306,21 +309,29 @@ class Tracker:
                 r.token != "unknown" for r in readings
             ):
                 try:
-                    self.corrections[zone] = tuple(parse_card(r.token).token for r in readings)
+                    fixed = tuple(parse_card(r.token).token for r in readings)
                 except NotationError:
                     continue
+                self.corrections[zone] = (fixed, tuple(r.token for r in readings))
         return self._evaluate()
 
     def _effective(self, zone: str, readings: tuple[Reading, ...]) -> tuple[Reading, ...]:
-        """The readings with a standing correction applied (dropped once the zone changes)."""
-        fixed = self.corrections.get(zone)
-        if fixed is None:
+        """The readings with a standing correction applied.
+
+        A correction stands while the zone reads as it did when corrected (a card
+        the camera keeps missing stays corrected) or reads as the correction says;
+        any other reading means the zone changed, and the correction is dropped.
+        """
+        standing = self.corrections.get(zone)
+        if standing is None:
             return readings
+        fixed, raw = standing
+        read = tuple(r.token for r in readings)
         agrees = len(fixed) == len(readings) and all(
             not r.certain(self.threshold) or r.token == t
             for r, t in zip(readings, fixed, strict=True)
         )
-        if not agrees:
+        if read != raw and not agrees:
             del self.corrections[zone]
             return readings
         return tuple(Reading(t, 1.0) for t in fixed)
@@ -532,7 +543,6 @@ class Tracker:
         self.state = self._after(before, event)
         self.history.append((before, event))
         self.issues = []
-        self.corrections.clear()
         return event
 
     def _after(self, state: TrackerState, event: TrackedEvent) -> TrackerState:
@@ -615,7 +625,6 @@ class Tracker:
         before, event = self.history.pop()
         self.state = before
         self.issues = []
-        self.corrections.clear()
         return event
 
 

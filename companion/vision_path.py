@@ -13,8 +13,10 @@ hand over the table and once still, and serves those frames.
 
 from __future__ import annotations
 
+import multiprocessing
 import time
 from collections.abc import Callable
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import cv2
@@ -144,12 +146,17 @@ class TableFrames:
         frame = photograph(table, self.camera, cond, self._rng)
         return FramePair(frame.image, low_from_main(frame.image))
 
+    def render(self, zones: Zones, hand: bool = True) -> tuple[list[FramePair], FramePair]:
+        """The frames of a table laid as ``zones`` says: with a hand over it, then still."""
+        table = lay_table({z: list(t) for z, t in zones.items()}, self.style, self._rng)
+        return [self._photo(table, 1) for _ in range(self.hand_frames if hand else 0)], (
+            self._photo(table, 0)
+        )
+
     def show(self, zones: Zones, hand: bool = True) -> None:
         """Lay the table as ``zones`` says; a hand was over it while the cards moved."""
         self.zones = dict(zones)
-        table = lay_table({z: list(t) for z, t in zones.items()}, self.style, self._rng)
-        self._queue = [self._photo(table, 1) for _ in range(self.hand_frames if hand else 0)]
-        self._still = self._photo(table, 0)
+        self._queue, self._still = self.render(zones, hand)
 
     def nudge(self) -> None:
         """A player straightens the cards: the same table laid again, a little differently."""
@@ -168,6 +175,39 @@ class TableFrames:
 
     def close(self) -> None:
         pass
+
+
+def _render_worker(conn: Connection, seed: int, style: Style, hand_frames: int) -> None:
+    frames = TableFrames(seed, style, hand_frames)
+    while True:
+        request = conn.recv()
+        if request is None:
+            return
+        conn.send(frames.render(*request))
+
+
+class WorkerFrames(TableFrames):
+    """``TableFrames`` rendered in a separate process, like a camera outside the app:
+    the app's own memory and time are then measured without the renderer's."""
+
+    def __init__(self, seed: int = 0, style: Style = "companion", hand_frames: int = 1) -> None:
+        super().__init__(seed, style, hand_frames)
+        ctx = multiprocessing.get_context("spawn")
+        self._conn, child = ctx.Pipe()
+        self._worker = ctx.Process(
+            target=_render_worker, args=(child, seed, style, hand_frames), daemon=True
+        )
+        self._worker.start()
+
+    def render(self, zones: Zones, hand: bool = True) -> tuple[list[FramePair], FramePair]:
+        self._conn.send((zones, hand))
+        frames: tuple[list[FramePair], FramePair] = self._conn.recv()
+        return frames
+
+    def close(self) -> None:
+        if self._worker.is_alive():
+            self._conn.send(None)
+            self._worker.join(timeout=10)
 
 
 class VisionTable:
@@ -198,9 +238,9 @@ class VisionTable:
 
 
 def vision_table(seed: int, profile: DeckProfile | None = None, *, still_frames: int = 2,
-                 vote_frames: int = 1) -> VisionTable:
+                 vote_frames: int = 1, frames: TableFrames | None = None) -> VisionTable:
     cv2.setNumThreads(1)  # the loop is one thread; OpenCV's pool only contends on a Pi
-    frames = TableFrames(seed)
+    frames = frames or TableFrames(seed)
     vision = VisionSnapshots(
         frames, profile or builtin_profile(), still_frames=still_frames, vote_frames=vote_frames
     )

@@ -4,13 +4,17 @@ Flags are numbered 1..9 in the notation and indexed 0..8 in the values.
 
 | action | notation |
 | --- | --- |
-| a chance event: the card a draw or deal reveals | ``deal R7`` |
+| a chance event: the card a draw or deal reveals (battlefield cards too) | ``deal R7``, ``deal CASTLE`` |
+| Hundred Years' War draft: keep a battlefield card | ``pick CASTLE`` |
+| Hundred Years' War: place a battlefield text-up or text-down | ``place CASTLE@3 up``, ``place HILLS@7 down`` |
 | a troop or morale tactic into a formation, Fog/Mud at a flag | ``R7@3``, ``AL@3``, ``FOG@3`` |
-| Scout; then each card put back on top of its deck | ``SCOUT``; ``return R7`` |
+| Scout; then each card put back on top of its deck (also after Fields) | ``SCOUT``; ``return R7`` |
 | Redeploy own card to another flag, or discard it | ``REDEPLOY R7@3>5``, ``REDEPLOY R7@3>x`` |
 | Deserter: discard an opponent's card | ``DESERTER B4@2`` |
 | Traitor: take an opponent's troop to your side | ``TRAITOR B4@2>6`` |
 | claim a flag | ``claim 3`` |
+| Marshes claimed: the loser discards one of their troops | ``discard R7@3`` |
+| Watchtower claimed: the claimant removes an adjacent opponent troop | ``remove B4@2`` |
 | draw from a deck | ``draw troop``, ``draw tactic`` |
 | end the turn when nothing is left to draw | ``end`` |
 | pass when no card can be played | ``pass`` |
@@ -23,7 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from companion.rules.cards import Card, Tactic, parse_card
+from companion.rules.cards import Card, Tactic, Terrain, parse_card, parse_terrain, parse_token
 from companion.rules.errors import NotationError
 
 
@@ -38,9 +42,9 @@ def _flag_text(index: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Chance:
-    """A card revealed by chance: dealt at set-up or drawn from a deck's hidden part."""
+    """A card revealed by chance: dealt at set-up (troops, battlefields) or drawn unseen."""
 
-    card: Card
+    card: Card | Terrain
 
     def notation(self) -> str:
         return f"deal {self.card.token}"
@@ -65,7 +69,7 @@ class Scout:
 
 @dataclass(frozen=True, slots=True)
 class ScoutReturn:
-    """One card from hand put back on top of its own deck after Scout."""
+    """One card from hand put back on top of its own deck after Scout (or Fields)."""
 
     card: Card
 
@@ -118,6 +122,51 @@ class Claim:
 
 
 @dataclass(frozen=True, slots=True)
+class Discard:
+    """Marshes claimed: the loser discards one of their own troops from an unclaimed flag."""
+
+    flag: int
+    card: Card
+
+    def notation(self) -> str:
+        return f"discard {self.card.token}@{_flag_text(self.flag)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Remove:
+    """Watchtower claimed: the claimant removes an opponent's troop from an adjacent flag."""
+
+    flag: int
+    card: Card
+
+    def notation(self) -> str:
+        return f"remove {self.card.token}@{_flag_text(self.flag)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """Hundred Years' War draft: keep one battlefield card, pass the rest."""
+
+    terrain: Terrain
+
+    def notation(self) -> str:
+        return f"pick {self.terrain.token}"
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Hundred Years' War: place a battlefield card in the line, text-up or text-down."""
+
+    terrain: Terrain
+    flag: int
+    up: bool = True
+
+    def notation(self) -> str:
+        side = "up" if self.up else "down"
+        return f"place {self.terrain.token}@{_flag_text(self.flag)} {side}"
+
+
+@dataclass(frozen=True, slots=True)
 class Draw:
     deck: DeckKind
 
@@ -138,13 +187,34 @@ class Pass:
 
 
 Action = (
-    Chance | Play | Scout | ScoutReturn | Redeploy | Desert | Betray | Claim | Draw | EndTurn | Pass
+    Chance
+    | Play
+    | Scout
+    | ScoutReturn
+    | Redeploy
+    | Desert
+    | Betray
+    | Claim
+    | Discard
+    | Remove
+    | Pick
+    | Place
+    | Draw
+    | EndTurn
+    | Pass
 )
 
 _FLAG: Final = r"([1-9])"
 _CARD: Final = r"([A-Za-z]+\d*)"
 _PATTERNS: Final = (
-    (re.compile(rf"deal {_CARD}"), lambda m: Chance(parse_card(m[1]))),
+    (re.compile(rf"deal {_CARD}"), lambda m: Chance(parse_token(m[1]))),
+    (re.compile(rf"pick {_CARD}"), lambda m: Pick(parse_terrain(m[1]))),
+    (
+        re.compile(rf"place {_CARD}@{_FLAG} (up|down)"),
+        lambda m: Place(parse_terrain(m[1]), int(m[2]) - 1, m[3] == "up"),
+    ),
+    (re.compile(rf"discard {_CARD}@{_FLAG}"), lambda m: Discard(int(m[2]) - 1, parse_card(m[1]))),
+    (re.compile(rf"remove {_CARD}@{_FLAG}"), lambda m: Remove(int(m[2]) - 1, parse_card(m[1]))),
     (re.compile(r"scout"), lambda m: Scout()),
     (re.compile(rf"return {_CARD}"), lambda m: ScoutReturn(parse_card(m[1]))),
     (

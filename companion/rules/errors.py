@@ -111,3 +111,37 @@ class ClaimRefused(IllegalAction):
 
 class TerrainNotInPlay(IllegalAction):
     rule = "terrain effects apply only in the terrain variant"
+
+
+class InvalidSetup(RulesError, ValueError):
+    """Rule options that cannot be played together (the Hundred Years' War without terrain)."""
+
+
+class NotInDraft(IllegalAction):
+    rule = "in the draft each player keeps one of the battlefield cards they are choosing from"
+
+
+class NotYourBattlefield(IllegalAction):
+    rule = (
+        "players place the battlefield cards they drafted, in turn;"
+        " the card between the decks is placed last"
+    )
+
+
+class BattlefieldTaken(IllegalAction):
+    rule = "each place in the line takes one battlefield card"
+
+
+class MarshesDiscard(IllegalAction):
+    rule = "Marshes: the loser discards one of their own troop cards from an unclaimed flag"
+
+
+class WatchtowerTarget(IllegalAction):
+    rule = (
+        "Watchtower: the claimant removes one opponent troop from an unclaimed adjacent flag"
+        " (the Town is adjacent to none)"
+    )
+
+
+class FieldsReturn(IllegalAction):
+    rule = "Fields: the claimant puts troop cards from hand face down on top of the troop deck"

@@ -9,6 +9,13 @@ reveals nothing of hands, so the tracker works from the position).
 A turn: claims (standard timing: any time before drawing; advanced: only
 before playing), one card played (or a pass when none can be), then one draw
 back up to 7 (Scout: three draws, then cards put back).
+
+Medieval terrain (``Variant.terrain``): the battlefield is laid out first
+(``battlefield.py``: shuffled, or the Hundred Years' War draft and placement),
+then troops are dealt. Claiming Marshes, Watchtower or Fields starts a
+terrain effect (phase TERRAIN): ``player`` is then whoever decides (the loser
+for Marshes) and the turn resumes where it was once it is done. An effect
+with nothing to choose is skipped.
 """
 
 from __future__ import annotations
@@ -24,23 +31,43 @@ from companion.rules.actions import (
     Chance,
     Claim,
     DeckKind,
+    Discard,
     Draw,
     EndTurn,
     Pass,
+    Pick,
+    Place,
+    Remove,
     Scout,
     ScoutReturn,
 )
-from companion.rules.cards import ALL_CARDS, TACTICS, TROOPS, Card, Troop, card_sort_key
+from companion.rules.battlefield import KINGS, TERRAIN_ORDER, Battlefield, Setup
+from companion.rules.cards import (
+    ALL_CARDS,
+    TACTICS,
+    TROOPS,
+    Card,
+    Terrain,
+    Troop,
+    card_sort_key,
+)
 from companion.rules.claims import Ruling, rule_claim
 from companion.rules.errors import (
+    BattlefieldTaken,
     CardNotInHand,
     ClaimNotAllowed,
     EmptyDeck,
+    FieldsReturn,
     GameOver,
     IllegalAction,
+    InvalidSetup,
+    MarshesDiscard,
     MustDraw,
     MustPlayCard,
     NoSuchFlag,
+    NotInDraft,
+    NotYourBattlefield,
+    WatchtowerTarget,
     WrongPhase,
 )
 from companion.rules.position import FLAG_COUNT, PLAYERS, Player, Position, Variant
@@ -48,13 +75,18 @@ from companion.rules.table import Table, played_card
 
 HAND_SIZE: Final = 7
 SCOUT_DRAWS: Final = 3
+FIELDS_DRAWS: Final = 3
 
 
 class Phase(enum.Enum):
+    LAYOUT = "layout"  # battlefield cards being laid out or dealt (chance events)
+    DRAFT = "draft"  # Hundred Years' War: picking battlefield cards
+    PLACE = "place"  # Hundred Years' War: placing battlefield cards in the line
     DEAL = "deal"  # opening hands being dealt (chance events)
     PLAY = "play"  # claim (any timing), then play a card or pass
     DRAW = "draw"  # claim (standard timing, before the first draw), then draw or end
     RETURN = "return"  # after Scout: put cards back on top of their decks
+    TERRAIN = "terrain"  # a claimed terrain's effect waits for a decision (or Fields draws)
     OVER = "over"
 
 
@@ -104,11 +136,33 @@ def _idx(player: Player) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class Effect:
+    """A claimed terrain's effect in progress; ``resume`` is the turn's step to go back to.
+
+    Fields: ``draws`` troop cards still to draw, then ``returns`` cards to put back.
+    """
+
+    terrain: Terrain
+    flag: int
+    claimant: Player
+    resume: Phase
+    draws: int = 0
+    returns: int = 0
+
+    @property
+    def actor(self) -> Player:
+        """Who decides: the loser discards at the Marshes, else the claimant."""
+        return self.claimant.other if self.terrain is Terrain.MARSHES else self.claimant
+
+
+@dataclass(frozen=True, slots=True)
 class GameState:
     """Everything about a game at one moment; ``position`` is the table part."""
 
     table: Table
-    player: Player  # whose turn it is (the dealer's target while dealing)
+    # whose turn it is; while dealing the dealer's target; in the draft, the
+    # placement and a terrain effect, whoever acts now
+    player: Player
     phase: Phase = Phase.DEAL
     hands: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())
     troop_deck: Deck = field(default_factory=lambda: Deck(rest=frozenset(TROOPS)))
@@ -119,17 +173,39 @@ class GameState:
     passes: int = 0  # consecutive passes; two end the game
     moment: int = 0
     outcome: Outcome | None = None
+    setup: Setup = Setup.STANDARD
+    battlefield: Battlefield | None = None  # the nine battlefield cards (terrain variant)
+    effect: Effect | None = None  # a terrain effect in progress (phase TERRAIN)
 
     # ----------------------------------------------------------------- set-up
     @classmethod
-    def new(cls, first: Player = Player.SOUTH, variant: Variant | None = None) -> GameState:
-        """A new game: opening hands still to be dealt, ``first`` to play."""
+    def new(
+        cls,
+        first: Player = Player.SOUTH,
+        variant: Variant | None = None,
+        setup: Setup = Setup.STANDARD,
+    ) -> GameState:
+        """A new game: battlefield (terrain) and opening hands still to come, ``first`` to play.
+
+        The Hundred Years' War needs terrain and tactics: each player's king
+        (south England ``AL``, north France ``DA``) starts in their hand.
+        """
         variant = variant or Variant()
         tactics = frozenset(TACTICS) if variant.tactics else frozenset()
+        hands: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())
+        if setup is Setup.HUNDRED_YEARS_WAR:
+            if not (variant.terrain and variant.tactics):
+                raise InvalidSetup("the Hundred Years' War is played with terrain and tactics")
+            hands = ((KINGS[Player.NORTH],), (KINGS[Player.SOUTH],))
+            tactics -= set(KINGS.values())
         return cls(
             table=Table(Position(to_move=first, variant=variant)),
             player=first,
+            phase=Phase.LAYOUT if variant.terrain else Phase.DEAL,
+            hands=hands,
             tactic_deck=Deck(rest=tactics),
+            setup=setup,
+            battlefield=Battlefield() if variant.terrain else None,
         )
 
     # ----------------------------------------------------------------- queries
@@ -160,8 +236,11 @@ class GameState:
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
 
-    def chance_outcomes(self) -> tuple[Card, ...]:
+    def chance_outcomes(self) -> tuple[Card | Terrain, ...]:
         """The cards the next chance event may reveal (empty when a player acts)."""
+        if self.phase is Phase.LAYOUT:
+            assert self.battlefield is not None
+            return tuple(sorted(self.battlefield.stack, key=TERRAIN_ORDER.index))
         if self.phase is Phase.DEAL:
             return tuple(sorted(self.troop_deck.rest, key=card_sort_key))
         if self.pending is not None:
@@ -206,7 +285,30 @@ class GameState:
             actions += draws if self.draws_left and draws else [EndTurn()]
         elif self.phase is Phase.RETURN:
             actions += [ScoutReturn(c) for c in self.hand(self.player)]
+        elif self.phase is Phase.TERRAIN:
+            actions += self._effect_options()
+        elif self.phase is Phase.DRAFT:
+            assert self.battlefield is not None
+            actions += [Pick(t) for t in self.battlefield.choosing_of(self.player)]
+        elif self.phase is Phase.PLACE:
+            assert self.battlefield is not None
+            free = self.battlefield.free_places()
+            actions += [
+                Place(t, i, up)
+                for t in self.battlefield.to_place(self.player)
+                for i in free
+                for up in (True, False)
+            ]
         return actions
+
+    def _effect_options(self) -> list[Action]:
+        effect = self.effect
+        assert effect is not None
+        if effect.terrain is Terrain.MARSHES:
+            return list(self.table.marshes_targets(effect.actor))
+        if effect.terrain is Terrain.WATCHTOWER:
+            return list(self.table.watchtower_targets(effect.flag, effect.claimant))
+        return [ScoutReturn(c) for c in self.hand(effect.claimant) if isinstance(c, Troop)]
 
     def _claims_open(self) -> bool:
         if self.phase is Phase.PLAY:
@@ -244,7 +346,15 @@ class GameState:
                 raise MustDraw()
             return self._next_turn()
         if isinstance(action, ScoutReturn):
+            if self.phase is Phase.TERRAIN:
+                return self._fields_return(action.card)
             return self._scout_return(action.card)
+        if isinstance(action, Discard | Remove):
+            return self._effect_target(action)
+        if isinstance(action, Pick):
+            return self._pick(action.terrain)
+        if isinstance(action, Place):
+            return self._place(action)
         if isinstance(action, Pass):
             if self.phase is not Phase.PLAY:
                 raise WrongPhase("a pass takes the place of playing a card")
@@ -257,9 +367,11 @@ class GameState:
             raise error
         return self._play(action)
 
-    def _chance(self, card: Card) -> GameState:
+    def _chance(self, card: Card | Terrain) -> GameState:
         if card not in self.chance_outcomes():
             raise IllegalAction(f"{card.token} cannot be revealed now")
+        if isinstance(card, Terrain):
+            return self._lay(card)
         if self.phase is Phase.DEAL:
             deck = replace(self.troop_deck, rest=self.troop_deck.rest - {card})
             state = self._give(self.player, card)
@@ -271,7 +383,10 @@ class GameState:
         assert self.pending is not None
         kind = self.pending
         deck = replace(self.deck(kind), rest=self.deck(kind).rest - {card})
-        return self._with_deck(kind, deck)._give(self.player, card)._after_draw()
+        state = self._with_deck(kind, deck)._give(self.player, card)
+        if self.phase is Phase.TERRAIN:
+            return state._fields_drew()
+        return state._after_draw()
 
     def _give(self, player: Player, card: Card) -> GameState:
         hands = list(self.hands)
@@ -301,7 +416,7 @@ class GameState:
         winner = state.position.winner()
         if winner is not None:
             return state._finish(winner, state._ending_by_claims(winner))
-        return state
+        return state._start_effect(index)
 
     def _draw(self, kind: DeckKind) -> GameState:
         if self.phase is not Phase.DRAW:
@@ -364,11 +479,156 @@ class GameState:
         assert card is not None
         state = self._take(self.player, card)
         table = self.table.with_play(self.player, action, self.moment)
-        draws = SCOUT_DRAWS if isinstance(action, Scout) else 1
+        # The draw refills the hand to 7: none after Fields left it full.
+        refill = 1 if len(state.hand(self.player)) < HAND_SIZE else 0
+        draws = SCOUT_DRAWS if isinstance(action, Scout) else refill
         return replace(state, table=table, passes=0, phase=Phase.DRAW, draws_left=draws, drew=False)
 
     def _with_position(self, position: Position) -> GameState:
         return replace(self, table=replace(self.table, position=position))
+
+    # ----------------------------------------------------------------- battlefield set-up
+    @property
+    def _first(self) -> Player:
+        return self.position.to_move or Player.SOUTH
+
+    def _lay(self, terrain: Terrain) -> GameState:
+        """A battlefield card revealed: laid at the next flag, or dealt for the draft."""
+        assert self.battlefield is not None
+        first = self._first
+        if self.setup is Setup.HUNDRED_YEARS_WAR:
+            field_ = self.battlefield.with_dealt(terrain, first)
+            state = replace(self, battlefield=field_)
+            if field_.stack:
+                return state
+            return replace(state, phase=Phase.DRAFT, player=field_.picker(first))
+        field_, index = self.battlefield.with_laid(terrain)
+        placed = field_.line[index]
+        assert placed is not None
+        state = replace(self, battlefield=field_)._with_flag_terrain(
+            index, terrain, placed.defender(first)
+        )
+        if field_.stack:
+            return state
+        return replace(state, phase=Phase.DEAL, player=first)
+
+    def _with_flag_terrain(
+        self, index: int, terrain: Terrain | None, defender: Player | None
+    ) -> GameState:
+        flags = list(self.position.flags)
+        flags[index] = replace(flags[index], terrain=terrain, defender=defender)
+        return self._with_position(replace(self.position, flags=tuple(flags)))
+
+    def _pick(self, terrain: Terrain) -> GameState:
+        if self.phase is not Phase.DRAFT:
+            raise WrongPhase("battlefield cards are picked in the Hundred Years' War draft")
+        assert self.battlefield is not None
+        if terrain not in self.battlefield.choosing_of(self.player):
+            raise NotInDraft(f"{terrain.token} is not among {self.player}'s cards to choose from")
+        first = self._first
+        field_ = self.battlefield.with_pick(self.player, terrain, first)
+        if field_.drafting:
+            return replace(self, battlefield=field_, player=field_.picker(first))
+        return replace(self, battlefield=field_, phase=Phase.PLACE, player=field_.placer(first))
+
+    def _place(self, action: Place) -> GameState:
+        if self.phase is not Phase.PLACE:
+            raise WrongPhase("battlefield cards are placed after the Hundred Years' War draft")
+        _check_flag(action.flag)
+        assert self.battlefield is not None
+        if action.terrain not in self.battlefield.to_place(self.player):
+            raise NotYourBattlefield(f"{action.terrain.token} is not {self.player}'s to place now")
+        if self.battlefield.line[action.flag] is not None:
+            raise BattlefieldTaken(f"flag {action.flag + 1} already has its battlefield")
+        field_ = self.battlefield.with_placed(self.player, action.terrain, action.flag, action.up)
+        placed = field_.line[action.flag]
+        assert placed is not None
+        terrain = action.terrain if action.up else None
+        state = replace(self, battlefield=field_)._with_flag_terrain(
+            action.flag, terrain, placed.defender(self._first)
+        )
+        if field_.free_places():
+            return replace(state, player=field_.placer(self._first))
+        return replace(state, phase=Phase.DEAL, player=self._first)
+
+    # ----------------------------------------------------------------- terrain effects
+    def _start_effect(self, index: int) -> GameState:
+        """A flag was just claimed: start its terrain's effect, unless there is nothing to do."""
+        terrain = self.position.flags[index].terrain
+        if terrain not in (Terrain.MARSHES, Terrain.WATCHTOWER, Terrain.FIELDS):
+            return self
+        effect = Effect(terrain, index, self.player, self.phase)
+        if terrain is Terrain.FIELDS:
+            drawn = min(FIELDS_DRAWS, len(self.troop_deck))
+            if not drawn:
+                return self
+            # Short deck: put back one card fewer than drawn, as Scout's FAQ rule.
+            effect = replace(effect, draws=drawn, returns=drawn - 1)
+            return replace(self, phase=Phase.TERRAIN, effect=effect)._fields_drew(first=True)
+        state = replace(self, phase=Phase.TERRAIN, effect=effect, player=effect.actor)
+        return state if state._effect_options() else self
+
+    def _fields_drew(self, *, first: bool = False) -> GameState:
+        """Count a Fields draw (``first``: none yet); draw known cards, wait for unseen ones."""
+        state, effect = self, self.effect
+        assert effect is not None
+        left = effect.draws - (0 if first else 1)
+        while left:
+            deck = state.troop_deck
+            if not deck.top:
+                return replace(state, effect=replace(effect, draws=left), pending=DeckKind.TROOP)
+            card, top = deck.top[-1], deck.top[:-1]
+            state = state._with_deck(DeckKind.TROOP, replace(deck, top=top))
+            state = state._give(effect.claimant, card)
+            left -= 1
+        state = replace(state, effect=replace(effect, draws=0))
+        return state if effect.returns else state._end_effect()
+
+    def _fields_return(self, card: Card) -> GameState:
+        effect = self.effect
+        assert effect is not None
+        if effect.terrain is not Terrain.FIELDS:
+            raise WrongPhase(f"the {effect.terrain.token} effect is pending")
+        if card not in self.hand(self.player):
+            raise CardNotInHand(f"{card.token} is not in {self.player}'s hand")
+        if not isinstance(card, Troop):
+            raise FieldsReturn(f"{card.token} is not a troop card")
+        state = self._take(self.player, card)
+        deck = self.troop_deck
+        state = state._with_deck(DeckKind.TROOP, replace(deck, top=(*deck.top, card)))
+        effect = replace(effect, returns=effect.returns - 1)
+        state = replace(state, effect=effect)
+        return state if effect.returns else state._end_effect()
+
+    def _effect_target(self, action: Discard | Remove) -> GameState:
+        effect = self.effect
+        if self.phase is not Phase.TERRAIN or effect is None:
+            raise WrongPhase(f"{action.notation()} follows claiming Marshes or a Watchtower")
+        _check_flag(action.flag)
+        if isinstance(action, Discard):
+            if effect.terrain is not Terrain.MARSHES:
+                raise WrongPhase(f"the {effect.terrain.token} effect is pending")
+            if action not in self.table.marshes_targets(effect.actor):
+                raise MarshesDiscard(f"{action.card.token} at flag {action.flag + 1}")
+            owner = effect.actor
+        else:
+            if effect.terrain is not Terrain.WATCHTOWER:
+                raise WrongPhase(f"the {effect.terrain.token} effect is pending")
+            if action not in self.table.watchtower_targets(effect.flag, effect.claimant):
+                raise WatchtowerTarget(f"{action.card.token} at flag {action.flag + 1}")
+            owner = effect.claimant.other
+        table = self.table.with_discard(owner, action.flag, action.card, self.moment)
+        return replace(self, table=table)._end_effect()
+
+    def _end_effect(self) -> GameState:
+        """The effect is done: back to the claimant's turn where it was."""
+        effect = self.effect
+        assert effect is not None
+        state = replace(self, phase=effect.resume, player=effect.claimant, effect=None)
+        full = len(state.hand(effect.claimant)) >= HAND_SIZE
+        if effect.resume is Phase.DRAW and state.draws_left == 1 and full:
+            state = replace(state, draws_left=0)
+        return state
 
     # ----------------------------------------------------------------- the end
     def _ending_by_claims(self, winner: Player) -> Ending:
@@ -419,7 +679,23 @@ def deal_until_decision(state: GameState, dealer: Dealer) -> GameState:
 
 
 def card_count_ok(state: GameState) -> bool:
-    """All cards accounted for: each of the deck's cards exactly once."""
+    """All cards accounted for: each of the deck's cards exactly once, and the battlefield's."""
     cards = list(state.all_cards())
     expected = set(ALL_CARDS) if state.position.variant.tactics else set(TROOPS)
-    return len(cards) == len(expected) and set(cards) == expected
+    return len(cards) == len(expected) and set(cards) == expected and battlefield_ok(state)
+
+
+def battlefield_ok(state: GameState) -> bool:
+    """The nine battlefield cards once each; a flag shows its card's terrain only text-up."""
+    field_ = state.battlefield
+    flags = state.position.flags
+    if field_ is None:
+        return True
+    cards = list(field_.cards())
+    if len(cards) != len(Terrain) or set(cards) != set(Terrain):
+        return False
+    for flag, placed in zip(flags, field_.line, strict=True):
+        shown = placed.terrain if placed is not None and placed.up else None
+        if flag.terrain is not shown:
+            return False
+    return True

@@ -182,6 +182,16 @@ class Position:
             2 if f.terrain is Terrain.TOWN else 1 for f in self.flags if f.claimed_by is player
         )
 
+    def adjacent(self, index: int) -> tuple[int, ...]:
+        """The flags next to flag ``index``: the Town is adjacent to none (RULES.md decision)."""
+        if self.flags[index].terrain is Terrain.TOWN:
+            return ()
+        return tuple(
+            j
+            for j in (index - 1, index + 1)
+            if 0 <= j < FLAG_COUNT and self.flags[j].terrain is not Terrain.TOWN
+        )
+
     def _has_breakthrough(self, player: Player) -> bool:
         run = 0
         for flag in self.flags:

@@ -5,6 +5,8 @@
 [First "south"]
 [ClaimTiming "standard"]
 [Tactics "true"]
+[Terrain "false"]
+[Setup "standard"]
 [Result "south breakthrough"]
 
 deal R7
@@ -13,7 +15,10 @@ R7@3
 claim 3
 draw troop
 ```
-Chance events (``deal X``) are part of the record, so a replay needs no seed.
+Chance events (``deal X``) are part of the record, so a replay needs no seed:
+with terrain the battlefield's layout is nine ``deal CASTLE`` lines first.
+``Terrain`` and ``Setup`` (``standard`` or ``hundred-years-war``) default to
+``false`` and ``standard`` when absent (records written before terrain).
 Lines starting with ``#`` are comments. ``parse_record(record.text()) == record``.
 """
 
@@ -24,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from companion.rules.actions import Action, parse_action
+from companion.rules.battlefield import Setup
 from companion.rules.errors import IllegalAction, NotationError
 from companion.rules.game import GameState
 from companion.rules.position import Player, Variant
@@ -37,10 +43,11 @@ class GameRecord:
     first: Player = Player.SOUTH
     variant: Variant = field(default_factory=Variant)
     actions: tuple[Action, ...] = ()
+    setup: Setup = Setup.STANDARD
 
     def replay(self) -> GameState:
         """The state after every action; IllegalAction says which line broke a rule."""
-        state = GameState.new(self.first, self.variant)
+        state = GameState.new(self.first, self.variant, self.setup)
         for number, action in enumerate(self.actions, start=1):
             try:
                 state = state.apply(action)
@@ -51,7 +58,7 @@ class GameRecord:
         return state
 
     def with_action(self, action: Action) -> GameRecord:
-        return GameRecord(self.first, self.variant, (*self.actions, action))
+        return GameRecord(self.first, self.variant, (*self.actions, action), self.setup)
 
     def text(self) -> str:
         final = self.replay()
@@ -64,6 +71,8 @@ class GameRecord:
             "First": self.first.value,
             "Tactics": "true" if self.variant.tactics else "false",
             "ClaimTiming": self.variant.claim_timing,
+            "Terrain": "true" if self.variant.terrain else "false",
+            "Setup": self.setup.value,
             "Edition": self.variant.edition,
             "Result": result,
         }
@@ -101,9 +110,20 @@ def parse_record(text: str) -> GameRecord:
     edition = headers.get("Edition", "gmt")
     if edition not in ("gmt", "medieval"):
         raise NotationError("Edition", f'expected "gmt" or "medieval", got {edition!r}')
+    terrain = headers.get("Terrain", "false")
+    if terrain not in ("true", "false"):
+        raise NotationError("Terrain", f'expected "true" or "false", got {terrain!r}')
+    try:
+        setup = Setup(headers.get("Setup", Setup.STANDARD.value))
+    except ValueError:
+        choices = " or ".join(f'"{s.value}"' for s in Setup)
+        raise NotationError("Setup", f"expected {choices}, got {headers['Setup']!r}") from None
     variant = Variant(
         tactics=headers.get("Tactics", "true") == "true",
         claim_timing="advanced" if timing == "advanced" else "standard",
+        terrain=terrain == "true",
         edition="medieval" if edition == "medieval" else "gmt",
     )
-    return GameRecord(first, variant, tuple(actions))
+    if setup is Setup.HUNDRED_YEARS_WAR and not (variant.terrain and variant.tactics):
+        raise NotationError("Setup", 'the Hundred Years\' War needs Terrain and Tactics "true"')
+    return GameRecord(first, variant, tuple(actions), setup)

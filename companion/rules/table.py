@@ -8,10 +8,19 @@ which cannot see hands, rules on what it sees with the table alone.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
-from companion.rules.actions import Action, Betray, Desert, Play, Redeploy, Scout
+from companion.rules.actions import (
+    Action,
+    Betray,
+    Desert,
+    Discard,
+    Play,
+    Redeploy,
+    Remove,
+    Scout,
+)
 from companion.rules.cards import Card, Tactic, Troop
 from companion.rules.claims import Ruling, rule_claim
 from companion.rules.errors import (
@@ -227,6 +236,48 @@ class Table:
                 flags[to] = target.with_cards(player, (*target.cards(player), action.card), moment)
         position = replace(self.position, flags=tuple(flags), discards=discards)
         return replace(table, position=position)
+
+    def troops_at_open_flags(
+        self, player: Player, flags: Iterable[int] | None = None
+    ) -> list[Discard]:
+        """``player``'s troops at unclaimed flags (of ``flags``, default all), as discards."""
+        indexes = range(FLAG_COUNT) if flags is None else flags
+        out = []
+        for i in indexes:
+            flag = self.position.flags[i]
+            if flag.claimed_by is None:
+                out += [Discard(i, c) for c in flag.cards(player) if isinstance(c, Troop)]
+        return out
+
+    def marshes_targets(self, loser: Player) -> list[Discard]:
+        """Marshes claimed: the troops ``loser`` may discard (any unclaimed flag)."""
+        return self.troops_at_open_flags(loser)
+
+    def watchtower_targets(self, index: int, claimant: Player) -> list[Remove]:
+        """Watchtower ``index`` claimed: the opponent troops at unclaimed adjacent flags."""
+        found = self.troops_at_open_flags(claimant.other, self.position.adjacent(index))
+        return [Remove(d.flag, d.card) for d in found]
+
+    def with_discard(self, owner: Player, index: int, card: Card, moment: int) -> Table:
+        """The table after ``card`` leaves ``owner``'s side of flag ``index`` face up for the discards.
+
+        (Marshes and Watchtower; the game checks whose decision it is.)
+        """
+        if not 0 <= index < FLAG_COUNT:
+            raise NoSuchFlag(str(index + 1))
+        flag = self.position.flags[index]
+        if flag.claimed_by is not None:
+            raise FlagAlreadyClaimed(f"flag {index + 1}")
+        if card not in flag.cards(owner):
+            raise InvalidTarget(f"{card.token} is not on {owner}'s side of flag {index + 1}")
+        flags = list(self.position.flags)
+        flags[index] = flag.with_cards(
+            owner, tuple(c for c in flag.cards(owner) if c != card), moment
+        )
+        position = replace(
+            self.position, flags=tuple(flags), discards=(*self.position.discards, card)
+        )
+        return replace(self, position=position)
 
     def with_claim(self, index: int, player: Player) -> Table:
         """The table after ``player`` claims flag ``index``; ClaimRefused carries the ruling."""
