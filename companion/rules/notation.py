@@ -198,12 +198,13 @@ def parse_position(source: str | bytes | Mapping[str, object]) -> Position:
         to_move=_player(raw.get("to_move"), "to_move"),
         variant=_variant(raw.get("variant")),
     )
-    _check_unique(position, raw)
+    _check_table(position)
     return position
 
 
-def _check_unique(position: Position, raw: Mapping[str, object]) -> None:
-    """Each card lies on the table at most once; name the second place it appears."""
+def _check_table(position: Position) -> None:
+    """What no game reaches: a card twice, two leaders on a side, a terrain twice, a claim
+    behind an incomplete formation, cards of a variant not in play. Names the field."""
     seen: dict[Card, str] = {}
     places: list[tuple[str, Sequence[Card]]] = []
     for i, flag in enumerate(position.flags):
@@ -216,6 +217,24 @@ def _check_unique(position: Position, raw: Mapping[str, object]) -> None:
             if card in seen:
                 raise NotationError(here, f"{card.token} is already at {seen[card]}")
             seen[card] = here
+            if isinstance(card, Tactic) and not position.variant.tactics:
+                raise NotationError(here, f"{card.token} is a tactic, but variant.tactics is false")
+    terrain_at: dict[Terrain, str] = {}
+    for i, flag in enumerate(position.flags):
+        here = f"flags[{i}].terrain"
+        if flag.terrain is not None:
+            if not position.variant.terrain:
+                raise NotationError(here, f"{flag.terrain} needs variant.terrain true")
+            if flag.terrain in terrain_at:
+                raise NotationError(
+                    here, f"{flag.terrain} is already at {terrain_at[flag.terrain]}"
+                )
+            terrain_at[flag.terrain] = here
+        if flag.claimed_by is not None and not flag.is_complete(flag.claimed_by):
+            raise NotationError(
+                f"flags[{i}].claimed_by",
+                f"{flag.claimed_by} holds the flag but their formation is incomplete",
+            )
     for player in PLAYERS:
         leader_at: str | None = None
         for i, flag in enumerate(position.flags):

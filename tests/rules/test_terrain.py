@@ -120,6 +120,7 @@ def test_river_needs_four_woodland_counts_sums_town_counts_double() -> None:
 def test_position_file_terrain_and_defender() -> None:
     raw = {
         "format": "battleline-position/1",
+        "variant": {"terrain": True},
         "flags": [{"north": [], "south": [], "terrain": "castle", "defender": "north"}]
         + [{"north": [], "south": []} for _ in range(8)],
     }
