@@ -45,6 +45,9 @@ class PacedFrames(WorkerFrames):
         self._next = 0.0
         self.last_hand_at = 0.0
 
+    def prefetch(self, zones: dict[str, tuple[str, ...]], hand: bool = True) -> None:
+        """No rendering ahead here: the app's time is measured alone."""
+
     def read(self) -> FramePair:
         hand = bool(self._queue)
         wait = self._next - time.perf_counter()

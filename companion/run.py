@@ -247,10 +247,11 @@ def _simulated_match(
 def _table(config: Config, snapshots: str, seed: int) -> SimulatedTable:
     if snapshots == "truth":
         return TruthSnapshots(seed=seed)
-    from companion.vision_path import load_profile, vision_table
+    from companion.vision_path import WorkerFrames, load_profile, vision_table
 
+    # The simulated camera renders in its own process, the next table while this one is read.
     return vision_table(seed, load_profile(config.deck), still_frames=config.still_frames,
-                        vote_frames=config.vote_frames)
+                        vote_frames=config.vote_frames, frames=WorkerFrames(seed))
 
 
 def _camera_game(

@@ -154,6 +154,9 @@ class TruthSnapshots:
     def fail(self, polls: int) -> None:
         self.fail_polls = polls
 
+    def prefetch(self, zones: Zones) -> None:
+        """Nothing to prepare: the truth is at hand."""
+
     def nudge(self) -> None:
         """The player straightens the cards: the table reads cleanly again."""
         self._pending = True

@@ -37,6 +37,8 @@ class SimulatedTable(Protocol):
 
     def nudge(self) -> None: ...
 
+    def prefetch(self, zones: Zones) -> None: ...
+
     def poll(self) -> Snapshot | None: ...
 
     def close(self) -> None: ...
@@ -151,6 +153,9 @@ class Driver:
             companion.pump_buttons()
         else:
             self.table.show(step.zones)
+            upcoming = [s for s in self.script.steps[index + 1:] if s.on_table]
+            if upcoming:
+                self.table.prefetch(upcoming[0].zones)
             self._settle(expect_event=True, step=step)
         self._verify(step, index)
 

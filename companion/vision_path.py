@@ -198,11 +198,23 @@ class WorkerFrames(TableFrames):
             target=_render_worker, args=(child, seed, style, hand_frames), daemon=True
         )
         self._worker.start()
+        self._pending: tuple[Zones, bool] | None = None
 
     def render(self, zones: Zones, hand: bool = True) -> tuple[list[FramePair], FramePair]:
+        if self._pending is not None:
+            asked, self._pending = self._pending, None
+            frames: tuple[list[FramePair], FramePair] = self._conn.recv()
+            if asked == (zones, hand):
+                return frames
         self._conn.send((zones, hand))
-        frames: tuple[list[FramePair], FramePair] = self._conn.recv()
+        frames = self._conn.recv()
         return frames
+
+    def prefetch(self, zones: Zones, hand: bool = True) -> None:
+        """Start rendering the next table now, while the app reads this one."""
+        if self._pending is None:
+            self._pending = (dict(zones), hand)
+            self._conn.send(self._pending)
 
     def close(self) -> None:
         if self._worker.is_alive():
@@ -226,6 +238,10 @@ class VisionTable:
 
     def nudge(self) -> None:
         self.frames.nudge()
+
+    def prefetch(self, zones: Zones) -> None:
+        if isinstance(self.frames, WorkerFrames):
+            self.frames.prefetch(zones)
 
     def fail(self, polls: int) -> None:
         self.frames.fail_reads = polls

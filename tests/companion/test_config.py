@@ -47,3 +47,13 @@ def test_detection_says_what_it_chose(monkeypatch: pytest.MonkeyPatch) -> None:
     chosen = detect(from_mapping({"camera": {"source": "folder"}, "view": {"kind": "none"},
                                   "lights": {"board": "none"}}))
     assert (chosen.camera, chosen.view, chosen.board, chosen.notes) == ("folder", "none", "none", ())
+
+
+def test_the_readme_documents_every_setting_with_its_default() -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    block = readme.split("### Settings", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    assert from_mapping(tomllib.loads(block)) == Config()
+    documented = tomllib.loads(block)
+    assert {k: set(v) for k, v in documented.items()} == {
+        k: set(v) for k, v in tomllib.loads(DEFAULT_TOML).items()
+    }
