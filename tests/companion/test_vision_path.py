@@ -52,3 +52,40 @@ def test_opening_of_a_game_through_vision_with_a_camera_failure(tmp_path: Path) 
     assert [(e.player, e.action) for e in record.events] == [(s.player, s.action) for s in steps]
     assert during and all(FlagState.ATTENTION in state for state in during)
     assert companion.camera_problem is None  # frames came back, and play went on
+
+
+def test_an_unplugged_camera_is_attention_until_frames_return(tmp_path: Path) -> None:
+    """The live path's camera: reopened after each failure, so play resumes by itself."""
+    import cv2
+
+    from companion.snapshot import SourceError
+    from companion.vision_path import ReopeningFrames, TableFrames, VisionSnapshots
+    from vision.profile import builtin_profile
+    from vision.sources.folder import FolderSource
+
+    folder = tmp_path / "camera"
+    frames = ReopeningFrames(lambda: FolderSource(folder, loop=True), "folder camera")
+    source = VisionSnapshots(frames, builtin_profile())
+    journal = Journal.create(tmp_path, {"mode": "camera", "first": "south", "variant": {}})
+    lights = open_lights(LightsConfig(board="mock"))
+    companion = Companion(Tracker(Variant(), script_game(1).first), journal, lights, NoView())
+    try:
+        companion.pump(source)
+        assert companion.camera_problem is not None and "not a folder" in companion.camera_problem
+        assert lights.flags == (FlagState.ATTENTION,) * 9
+        with pytest.raises(SourceError):
+            source.poll()
+        # The camera is back: a still table with south's R7 at flag 3.
+        folder.mkdir()
+        _, still = TableFrames(5).render({"flag3.south": ("R7",)}, hand=False)
+        cv2.imwrite(str(folder / "frame.png"), still.main)
+        for _ in range(6):
+            companion.pump(source)
+            if companion.tracker.events:
+                break
+        assert companion.camera_problem is None
+        assert [e.describe() for e in companion.tracker.events] == ["south R7@3"]
+        assert lights.flags[2] is not FlagState.ATTENTION
+    finally:
+        lights.close()
+        journal.close()
