@@ -160,3 +160,12 @@ def test_claim_rulings_match_oracle(case: ClaimCase) -> None:
         event(f"{reason} ({env})")
         assert ruling.reason.name == reason
         assert printed[player] == expected
+        if reason == "BEATABLE":
+            assert ruling.threat is not None
+            threat = oracle.strength(
+                [*(case.south if player == "north" else case.north), *found],
+                case.fog or case.terrain == "WOODLAND",
+                hills=case.terrain == "HILLS",
+                defended=case.defender not in (None, player),
+            )
+            assert engine_strength(ruling.threat) == threat

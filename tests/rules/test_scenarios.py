@@ -100,6 +100,59 @@ def test_scenario_rulings(path: Path) -> None:
             assert ruling.reason.name == entry["reasons"][player.value], (number, player)
 
 
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_scenario_expectations_agree_with_the_oracle(path: Path) -> None:
+    """Double entry: every hand-worked ruling also follows from the brute-force oracle.
+
+    A counterexample must be the only strongest completion, so the golden file
+    can name it exactly.
+    """
+    doc = load(path)
+    position = doc["position"]
+    on_table = {t.upper() for f in position["flags"] for k in ("north", "south") for t in f[k]}
+    unseen = sorted(set(oracle.TROOP_TOKENS) - on_table - {t.upper() for t in position["discards"]})
+    towns = [i for i, f in enumerate(position["flags"]) if f.get("terrain") == "TOWN"]
+    winner = oracle.winner([f["claimed_by"] for f in position["flags"]], towns)
+    assert winner == doc["expected"]["winner"]
+    for number, entry in doc["expected"]["flags"].items():
+        flag = position["flags"][int(number) - 1]
+        terrain = flag.get("terrain")
+        fog = "FOG" in flag["environment"] or terrain == "WOODLAND"
+        size = 4 if "MUD" in flag["environment"] or terrain == "RIVER" else 3
+        hills = terrain == "HILLS"
+        for me, them in (("north", "south"), ("south", "north")):
+            defender = flag.get("defender")
+            role = None if defender is None else "mine" if defender == me else "theirs"
+            reason, _, threat = oracle.rule_claim(
+                flag[me],
+                flag[them],
+                fog=fog,
+                size=size,
+                unseen=unseen,
+                claimed=flag["claimed_by"] is not None,
+                game_over=winner is not None,
+                i_completed_first=flag["completed_first"] == me,
+                hills=hills,
+                defender=role,
+            )
+            assert reason == entry["reasons"][me], (number, me)
+            side = entry[me]
+            if side["complete"]:
+                rank, total = oracle.strength(flag[me], fog, hills=hills, defended=role == "mine")
+                assert (oracle.RANK_NAMES[rank], total) == (side["formation"], side["sum"])
+            if reason == "BEATABLE":
+                completions = oracle.completions(
+                    flag[them],
+                    size + (role == "theirs"),
+                    unseen,
+                    fog,
+                    hills=hills,
+                    defended=role == "theirs",
+                )
+                strongest = [sorted(added) for s, added in completions if s == threat]
+                assert strongest == [sorted(side["counterexample"])], (number, me)
+
+
 def test_scenarios_through_the_cli(tmp_path: Path) -> None:
     """One shell runs ``adjudicate`` on every scenario (4 at a time); each prints the library's rulings."""
     files = []
