@@ -33,6 +33,7 @@ from vision.stabilize import Stabilizer
 from vision.synth import Camera, Conditions, Table, lay_table, photograph
 
 Zones = dict[str, tuple[str, ...]]
+RECALIBRATE_EVERY = 10  # frames
 
 
 def load_profile(deck: str) -> DeckProfile:
@@ -64,6 +65,7 @@ class VisionSnapshots:
         self.frames_read = 0
         self.reads = 0
         self.hand_frame_at = 0.0  # perf_counter when the last frame with a hand came in
+        self._since_calibration = 0
 
     def poll(self) -> Snapshot | None:
         try:
@@ -72,13 +74,20 @@ class VisionSnapshots:
             raise SourceError(str(error)) from None
         arrived = time.perf_counter()
         self.frames_read += 1
-        try:
-            calib = self.calibrator.update(pair.main)
-        except CalibrationError as error:
-            raise SourceError(str(error)) from None
+        # The camera and the mat stay put: calibrate afresh for a frame that will be
+        # read, and every few frames in case the camera was bumped; else reuse the last.
+        wants_read = self.stabilizer.wants_read
+        calib = self.calibrator.last
+        self._since_calibration += 1
+        if calib is None or wants_read or self._since_calibration >= RECALIBRATE_EVERY:
+            self._since_calibration = 0
+            try:
+                calib = self.calibrator.update(pair.main)
+            except CalibrationError as error:
+                raise SourceError(str(error)) from None
         self.stabilizer.frame_width = pair.main.shape[1]
         read = None
-        if self.stabilizer.wants_read:
+        if wants_read:
             read = self.reader.read(pair.main, calib)
             self.reads += 1
         snap = self.stabilizer.feed(pair.low, calib, read)
