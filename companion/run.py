@@ -200,6 +200,8 @@ def _simulated_match(
         seed, first = base + game, score.next_first
         print(f"Game {game + 1} (seed {seed}, {first} plays first)")
         script = script_game(seed, first, variant, north, south)
+        if game > start:
+            lights.clear_effect()  # the last game's winner's effect
         tracker = Tracker(variant, first, config.min_confidence)
         if record is not None and game == start:
             for event in record.events:
@@ -294,7 +296,12 @@ def _camera_game(
     interactive = sys.stdin.isatty()
 
     def typed() -> bool:
-        """Commands typed on the terminal (claim 3 north, confirm 3, undo, ...)."""
+        """Commands typed on the terminal (claim 3 north, confirm 3, undo, ...); a folder
+        of images ends when it is read through."""
+        problem = companion.camera_problem or ""
+        if choices.camera == "folder" and "no more images" in problem:
+            print("the folder of images is read through")
+            return True
         if interactive and select.select([sys.stdin], [], [], 0)[0]:
             line = sys.stdin.readline()
             if line.strip() in ("quit", "exit"):
