@@ -65,16 +65,21 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--config", type=Path, default=None, help="settings file (TOML)")
     ap.add_argument("--journal", type=Path, default=None, help="folder of game journals")
     ap.add_argument("--new", action="store_true", help="close an unfinished game, start anew")
-    ap.add_argument("--camera", choices=["auto", "simulated", "picamera2", "opencv", "folder"])
+    ap.add_argument("--camera", choices=["auto", "simulated", "picamera2", "opencv", "folder"],
+                    help="the camera (default: the settings', auto)")
     ap.add_argument("--snapshots", choices=["vision", "truth"],
                     help="simulated table: read rendered frames with vision (default) or use "
                     "the table's truth")
-    ap.add_argument("--lights", choices=["auto", "direct", "pico", "mock", "none"])
+    ap.add_argument("--lights", choices=["auto", "direct", "pico", "mock", "none"],
+                    help="the lights board (default: the settings', auto)")
     ap.add_argument("--north", choices=["greedy", "random"], default="greedy")
     ap.add_argument("--south", choices=["greedy", "random"], default="greedy")
-    ap.add_argument("--auto-claim", action="store_true", default=None)
-    ap.add_argument("--advanced-claims", action="store_true", default=None)
-    ap.add_argument("--no-hints", action="store_true")
+    ap.add_argument("--auto-claim", action="store_true", default=None,
+                    help="take a flag as soon as it is provable")
+    ap.add_argument("--advanced-claims", action="store_true", default=None,
+                    help="advanced claim timing: claims only at the start of a turn")
+    ap.add_argument("--no-hints", action="store_true",
+                    help="do not light the flags provable now")
     ap.add_argument("--quiet", action="store_true", help="print only the results")
     return ap
 
