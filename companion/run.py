@@ -121,6 +121,11 @@ def main(argv: list[str]) -> int:
         print(f"battleline-companion: {error}", file=sys.stderr)
         return 2
     config = _with_arguments(loaded, ns)
+    if config.auto_claim and "random" in (ns.north, ns.south):
+        print("battleline-companion: auto-claim takes every provable flag at once, so the "
+              "simulated players must too: use the greedy bots with --auto-claim",
+              file=sys.stderr)
+        return 2
     choices = detect(config)
     say = (lambda _text: None) if ns.quiet else print
     say(f"settings: {path}" if found else f"settings: none at {path}, using the defaults")
