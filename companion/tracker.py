@@ -228,10 +228,7 @@ class Tracker:
     history: list[tuple[TrackerState, TrackedEvent]] = field(default_factory=list, init=False)
     issues: list[Issue] = field(default_factory=list, init=False)
     last_snapshot: Snapshot | None = field(default=None, init=False)
-    # zone -> (what lies there, the reading it corrected)
-    corrections: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = field(
-        default_factory=dict, init=False
-    )
+    corrections: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         position = Position(to_move=self.first, variant=self.variant)
@@ -288,9 +285,8 @@ class Tracker:
         where = ZoneName.parse(zone)
         if where is None:
             raise ValueError(f"{zone!r} is not a zone the tracker follows")
-        fixed = tuple(parse_card(t).token for t in tokens)  # NotationError names a bad token
-        raw = () if self.last_snapshot is None else self.last_snapshot.readings(zone)
-        self.corrections[zone] = (fixed, tuple(r.token for r in raw))
+        # NotationError names a bad token.
+        self.corrections[zone] = tuple(parse_card(t).token for t in tokens)
         return self._evaluate()
 
     def confirm(self, flag: int | None = None) -> list[TrackedEvent]:
@@ -312,26 +308,31 @@ class Tracker:
                     fixed = tuple(parse_card(r.token).token for r in readings)
                 except NotationError:
                     continue
-                self.corrections[zone] = (fixed, tuple(r.token for r in readings))
+                self.corrections[zone] = fixed
         return self._evaluate()
 
-    def _effective(self, zone: str, readings: tuple[Reading, ...]) -> tuple[Reading, ...]:
+    def _effective(
+        self, zone: str, readings: tuple[Reading, ...], elsewhere: Counter[str]
+    ) -> tuple[Reading, ...]:
         """The readings with a standing correction applied.
 
-        A correction stands while the zone reads as it did when corrected (a card
-        the camera keeps missing stays corrected) or reads as the correction says;
-        any other reading means the zone changed, and the correction is dropped.
+        A correction stands while the zone's reading fits it: no card read for sure
+        that it does not list, no more cards than it lists, and none of its cards
+        read for sure in another zone (``elsewhere``). A card the camera keeps
+        missing or misreading stays corrected; a card laid there or taken away to
+        another zone drops the correction.
         """
         standing = self.corrections.get(zone)
         if standing is None:
             return readings
-        fixed, raw = standing
-        read = tuple(r.token for r in readings)
-        agrees = len(fixed) == len(readings) and all(
-            not r.certain(self.threshold) or r.token == t
-            for r, t in zip(readings, fixed, strict=True)
+        fixed = standing
+        sure = Counter(r.token for r in readings if r.certain(self.threshold))
+        fits = (
+            not sure - Counter(fixed)
+            and len(readings) <= len(fixed)
+            and not any(elsewhere[t] - sure[t] > 0 for t in fixed)
         )
-        if read != raw and not agrees:
+        if not fits:
             del self.corrections[zone]
             return readings
         return tuple(Reading(t, 1.0) for t in fixed)
@@ -347,10 +348,13 @@ class Tracker:
         )
         changes: list[_Change] = []
         uncertain: list[Issue] = []
+        everywhere = Counter(
+            r.token for z in snap.zones for r in snap.readings(z) if r.certain(self.threshold)
+        )
         for zone in names:
             where = ZoneName.parse(zone)
             assert where is not None
-            readings = self._effective(zone, snap.readings(zone))
+            readings = self._effective(zone, snap.readings(zone), everywhere)
             belief = Counter(believed.get(zone, ()))
             sure = Counter(r.token for r in readings if r.certain(self.threshold))
             unsure = len(readings) - sum(sure.values())

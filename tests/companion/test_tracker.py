@@ -200,3 +200,20 @@ def test_passes_end_the_game_with_flags_resolved() -> None:
     assert t.events[-1].action.notation() == "pass"
     assert isinstance(t.events[0].action, Play) and not isinstance(t.events[0].action, Claim)
     assert Tactic.SCOUT not in t.table.guile[0]
+
+
+def test_a_correction_stands_while_the_camera_keeps_missing_the_card() -> None:
+    t = Tracker(first=S)
+    play_through(t, {"flag1.south": ["R1"]}, {"flag1.south": ["R1"], "flag1.north": ["B2"]})
+    # South lays R2 but the camera sees only one card at flag 1 south, unsure.
+    assert t.observe(Snapshot({"flag1.south": (Reading("R1"), Reading("unknown", 0.0)),
+                               "flag1.north": (Reading("B2"),)})) == []
+    [event] = t.correct("flag1.south", ["R1", "R2"])
+    assert event.describe() == "south R2@1"
+    # Later snapshots miss R2 altogether: the correction still stands.
+    missed = {"flag1.south": ["R1"], "flag1.north": ["B2"], "flag5.north": ["G7"]}
+    [event] = t.observe(snapshot_of(missed))
+    assert event.describe() == "north G7@5" and t.settled
+    # A card read for sure in the zone that the correction does not list drops it.
+    assert t.observe(snapshot_of({**missed, "flag1.south": ["R1", "Y9"]})) == []
+    assert not t.settled and "flag1.south" not in t.corrections
