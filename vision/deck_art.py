@@ -163,9 +163,18 @@ def _classic(face: Face, s: float) -> Image:
         cv2.circle(img, (cx, fw + r + round(1 * s)), r, frame, -1, cv2.LINE_AA)
         _text(img, label, (cx, fw + r + round(1 * s)), r * 1.1, (235, 245, 250), F_SERIF,
               thick=0.11, max_w=r * 1.7)
-    title = UNIT_NAMES[face.value] if isinstance(face, Troop) else card_name(face)
-    _text(img, title, (w / 2, fw + r + round(1 * s)), 2.6 * s, (30, 30, 30),
-          cv2.FONT_HERSHEY_COMPLEX_SMALL | cv2.FONT_ITALIC, max_w=w - 4 * r - 2 * fw)
+    if isinstance(face, Troop):
+        _text(img, UNIT_NAMES[face.value], (w / 2, fw + r + round(1 * s)), 2.6 * s,
+              (30, 30, 30), cv2.FONT_HERSHEY_COMPLEX_SMALL | cv2.FONT_ITALIC,
+              max_w=w - 4 * r - 2 * fw)
+    else:  # tactics and terrain carry their name big, in two lines if need be
+        words = card_name(face).split()
+        lines = [" ".join(words[: (len(words) + 1) // 2]), " ".join(words[(len(words) + 1) // 2:])]
+        lines = [ln for ln in lines if ln]
+        for i, ln in enumerate(lines):
+            y = fw + r + round(1 * s) + (i - (len(lines) - 1) / 2) * 4.6 * s
+            _text(img, ln.upper(), (w / 2, y), 3.6 * s, (30, 30, 30), F_SERIF, thick=0.14,
+                  max_w=w - 2 * (fw + 2 * r + 2 * s))
     return img
 
 

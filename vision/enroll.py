@@ -51,11 +51,19 @@ def find_card(img: Image, card_w: float = CARD_W, card_h: float = CARD_H,
               name: str = "photo") -> Image:
     """The card in a photo, flattened upright and white-balanced against its background."""
     h, w = img.shape[:2]
-    border = np.concatenate([img[:8].reshape(-1, 3), img[-8:].reshape(-1, 3),
-                             img[:, :8].reshape(-1, 3), img[:, -8:].reshape(-1, 3)])
-    bg = np.median(border, axis=0).astype(np.float32)
-    diff = np.abs(img.astype(np.float32) - bg).max(axis=2)
-    mask = (diff > 40).astype(np.uint8) * 255
+    # The background as a plane per channel fitted to the photo's border: light
+    # falls off across a table, and a flat colour would mistake that for a card.
+    yy, xx = np.mgrid[0:h, 0:w]
+    edge = np.zeros((h, w), bool)
+    edge[:8], edge[-8:], edge[:, :8], edge[:, -8:] = True, True, True, True
+    design = np.column_stack([np.ones(edge.sum()), xx[edge] / w, yy[edge] / h])
+    coef, *_ = np.linalg.lstsq(design, img[edge].astype(np.float64), rcond=None)
+    plane = (coef[0] + coef[1] * (xx / w)[..., None] + coef[2] * (yy / h)[..., None])
+    bg = np.median(img[edge], axis=0).astype(np.float32)
+    # Summed over the channels: a dark, muted frame may be close to the background
+    # in every channel and still clearly differ in all three together.
+    diff = np.abs(img.astype(np.float32) - plane.astype(np.float32)).sum(axis=2)
+    mask = (diff > 45).astype(np.uint8) * 255
     k = max(3, round(min(h, w) / 100))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -65,18 +73,36 @@ def find_card(img: Image, card_w: float = CARD_W, card_h: float = CARD_H,
     if cv2.contourArea(big) < 0.03 * h * w:
         raise ProfileError(f"{name}: no card found (the largest object is too small)")
     hull = cv2.convexHull(big)
-    quad = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True).reshape(-1, 2)
-    if len(quad) != 4:
-        quad = cv2.boxPoints(cv2.minAreaRect(big))
-    corners = _order_corners(np.asarray(quad, np.float32))
-    side_w = np.linalg.norm(corners[1] - corners[0])
-    side_h = np.linalg.norm(corners[3] - corners[0])
-    if side_w > side_h:  # lying on its side: the photo's top is the card's left or right
-        raise ProfileError(f"{name}: the card lies sideways; photograph it upright, index at the top")
+    candidates = []
+    for eps in (0.01, 0.02, 0.04):
+        quad = cv2.approxPolyDP(hull, eps * cv2.arcLength(hull, True), True).reshape(-1, 2)
+        if len(quad) == 4:
+            candidates.append(quad)
+    candidates.append(cv2.boxPoints(cv2.minAreaRect(big)))
     out_w, out_h = round(card_w * WARP_PX), round(card_h * WARP_PX)
     dst = np.array([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]], np.float32)
-    flat = cv2.warpPerspective(img, cv2.getPerspectiveTransform(corners, dst), (out_w, out_h),
-                               flags=cv2.INTER_AREA)
+    # The outline whose flattened card has the least background along its edges.
+    best: tuple[float, Image] | None = None
+    for quad in candidates:
+        corners = _order_corners(np.asarray(quad, np.float32))
+        side_w = np.linalg.norm(corners[1] - corners[0])
+        side_h = np.linalg.norm(corners[3] - corners[0])
+        if side_w > side_h:  # lying on its side: the photo's top is the card's left or right
+            continue
+        flat = cv2.warpPerspective(img, cv2.getPerspectiveTransform(corners, dst),
+                                   (out_w, out_h), flags=cv2.INTER_LINEAR)
+        k = max(2, round(0.6 * WARP_PX))
+        ring = np.concatenate([flat[k:2 * k].reshape(-1, 3), flat[-2 * k:-k].reshape(-1, 3),
+                               flat[:, k:2 * k].reshape(-1, 3), flat[:, -2 * k:-k].reshape(-1, 3)])
+        bg_like = float((np.abs(ring.astype(np.float32) - bg).sum(axis=1) < 30).mean())
+        if best is None or bg_like < best[0]:
+            best = (bg_like, flat)
+    if best is None:
+        raise ProfileError(f"{name}: the card lies sideways; photograph it upright, index at the top")
+    if best[0] > 0.15:
+        raise ProfileError(f"{name}: could not find the card's outline cleanly "
+                           "(retake it on a plain background, the whole card in view)")
+    flat = best[1]
     # White balance: the mat's fill is known; any other background is taken as neutral.
     on_mat = len(detect_markers(img)) > 0
     target = np.array(FILL, np.float32) if on_mat else np.full(3, bg.mean(), np.float32)

@@ -41,14 +41,17 @@ ZONE_MARGIN: Final = 6.0  # mm around a zone where a crooked card may stick out
 FG_THRESHOLD: Final = 38.0  # colour distance from the printed mat that means "not mat"
 COLOUR_WEIGHT: Final = 1 / 100.0  # ranking penalty per Lab unit of colour difference
 PAIR_COLOUR_SCALE: Final = 60.0  # Lab units worth a whole correlation point between two leaders
-TOP_K: Final = 5
-SLOPES: Final = (-0.05, -0.025, 0.0, 0.025, 0.05)  # card tilts tried, about +-3 degrees
+TOP_K: Final = 6
+COLOUR_FLOOR: Final = 8.0  # Lab units of colour difference that are only noise
+LIGHT_SAMPLES: Final = 3000
+SLOPES: Final = (-0.06, -0.04, -0.02, 0.0, 0.02, 0.04, 0.06)  # card tilts tried, +-3.4 degrees
 SHIFT_PX: Final = 1  # template search range after snapping to the edges, each way
 REFINE_MM: Final = 3.5  # how far the band may be from where the low-res view put it
 MIN_SCORE: Final = 0.75  # below: the band matches nothing in the profile well enough
 MIN_MARGIN: Final = 0.12  # below: two tokens are too alike to choose -> unknown
 INDEX_LIKE: Final = 0.6  # a weak edge is a card only if its band matches this well
 MIN_GAP_MM: Final = 8.0  # closest two fanned card tops can be
+COVER_SLACK_MM: Final = 3.0  # a crooked covering card hides this much more at one corner
 MIN_EDGE: Final = 5.0  # colour step (sum of BGR levels) of a covered card's top edge
 
 
@@ -121,15 +124,21 @@ class Reader:
         self.low_size = (round(lay.width * LOW_PX), round(lay.height * LOW_PX))
         self.ref = render_mat(LOW_PX, lay).astype(np.float32)
         bg = background_mask(LOW_PX, lay)
-        bg[::2] = False  # every other row is plenty
         ys, xs = np.nonzero(bg)
+        # A few thousand evenly spread samples measure a smooth light field well.
+        pick = np.linspace(0, len(ys) - 1, min(LIGHT_SAMPLES, len(ys))).astype(int)
+        ys, xs = ys[pick], xs[pick]
         self._bg_idx = (ys, xs)
         self._bg_terms = _poly_terms(*self._norm(xs.astype(np.float32), ys.astype(np.float32)))
         self._log_ref = np.log(self.ref[ys, xs] + 8.0)
         gy, gx = np.mgrid[0:self.low_size[1]:8, 0:self.low_size[0]:8].astype(np.float32)
         self._grid_terms = _poly_terms(*self._norm(gx, gy))
         self._templates = profile.gray
+        self._tpl_cache: dict[int, tuple[FloatImage, FloatImage]] = {}
         self._tw, self._th = band_px(profile.card_w, profile.band_mm)
+        ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
+        self._mean_tpl = np.ascontiguousarray(
+            profile.gray[:, iy:, ix:self._tw - ix].mean(axis=0), np.float32)
 
     def _norm(self, x: FloatImage, y: FloatImage,
               ) -> tuple[FloatImage, FloatImage]:
@@ -199,6 +208,11 @@ class Reader:
                    coef: FloatImage) -> list[CardRead]:
         p = self.profile
         fg = self._zone_view(zone, fg_all)
+        if zone.kind != "formation":
+            # Beyond this zone's far end lies another zone's cards (a formation's
+            # first card, the next pile): they are not part of this stack.
+            fg = fg.copy()
+            fg[round((ZONE_MARGIN + zone.rect.h + 1) * LOW_PX):] = 0
         rows = fg.sum(axis=1)
         ok = np.nonzero(rows >= 0.45 * p.card_w * LOW_PX)[0]
         if len(ok) == 0 or ok[-1] - ok[0] < p.band_mm * 0.8:
@@ -237,7 +251,7 @@ class Reader:
         reads: list[CardRead] = []
         next_top = bottom
         for t, certain in reversed(tops):
-            visible = min(p.band_mm, next_top - t - 1.5)
+            visible = min(p.band_mm, next_top - t - COVER_SLACK_MM)
             band_rows = fg[int(t) + 1:int(t + max(visible, 3))]
             colcov = band_rows.mean(axis=0) if len(band_rows) else cols
             cx = self._card_centre(colcov, p.card_w, (c0 + c1 + 1) / 2)
@@ -245,6 +259,8 @@ class Reader:
             rd = self._classify_at(zone, t, cx, slope, visible, frame, m2f, coef)
             if not certain and rd.score < INDEX_LIKE:
                 continue  # a line in the art, not a card's edge
+            if reads and rd.top_local > next_top - MIN_GAP_MM * LOW_PX:
+                continue  # snapped onto the card already found below it
             if certain and rd.score < MIN_SCORE * 0.6 and not self._card_shaped(fg, t, bottom):
                 continue
             reads.append(rd)
@@ -295,9 +311,9 @@ class Reader:
         w, h = self._tw, self._th
         dst = np.array([[m, m], [m + w, m], [m + w, m + h], [m, m + h]], np.float32)
         gain = None
-        # The card's tilt: the one that makes its top edge sharpest across the band.
-        found: tuple[float, FloatImage, list[tuple[float, float]]] | None = None
-        for sl in (slope, *SLOPES):
+
+        def warp(sl: float) -> tuple[FloatImage, list[tuple[float, float]]]:
+            nonlocal gain
             dv = sl * p.card_w
             band = [(u0, v0 - dv / 2), (u1, v0 + dv / 2),
                     (u1, v0 + dv / 2 + p.band_mm), (u0, v0 - dv / 2 + p.band_mm)]
@@ -311,31 +327,44 @@ class Reader:
                 gain = self.gain_at(coef, sum(c[0] for c in corners) / 4,
                                     sum(c[1] for c in corners) / 4) * 255.0
             crop /= gain
-            sharp = float(edge_rows(crop[:2 * m + 2, m + w // 8:m + w - w // 8], spread=1).max())
-            if found is None or sharp > found[0]:
-                found = (sharp, crop, band)
-        assert found is not None
-        _, crop, band = found
-        # Snap to the card's own edges: its top edge spans the band's width, its
-        # sides are one card width apart.
+            return crop, band
+
+        # Where exactly the card lies. Tilt first: the one at which the deck's
+        # average index band (its shared layout) matches best. Then the offset:
+        # hypotheses from that match and from strong edges (a card's top edge
+        # spans the band, its sides are a card width apart); the hypothesis
+        # whose band is best explained by some card wins.
         hv = min(h, max(int(visible * TPL_PX), 8))
+        ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
+        mean_tpl = self._mean_tpl[:hv - iy]
+        best_fit: tuple[float, FloatImage, list[tuple[float, float]], int, int] | None = None
+        for sl in SLOPES:
+            crop, band = warp(sl)
+            g = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
+            res = cv2.matchTemplate(g, mean_tpl, cv2.TM_CCOEFF_NORMED)
+            _, val, _, loc = cv2.minMaxLoc(res)
+            if best_fit is None or val > best_fit[0]:
+                best_fit = (val, crop, band, loc[0] - ix, loc[1] - iy)
+        assert best_fit is not None
+        _, crop, band, mx, my = best_fit
+        hyps = {(mx, my)}
         gy = edge_rows(crop[:, m + w // 8:m + w - w // 8], spread=1)
         gy = np.convolve(gy[:2 * m + 1], [0.25, 0.5, 0.25], mode="same")
         peaks = [i for i in range(len(gy)) if gy[i] >= gy[max(i - 1, 0)]
-                 and gy[i] >= gy[min(i + 1, len(gy) - 1)] and gy[i] >= 0.3 * gy.max()]
-        peaks = sorted(peaks, key=lambda i: -gy[i])[:3] or [m]
-        best: tuple[float, int, int, tuple[str, float, float, list[tuple[str, float]]]] | None
-        best = None
-        s = SHIFT_PX
-        for py in peaks:
+                 and gy[i] >= gy[min(i + 1, len(gy) - 1)] and gy[i] >= 0.2 * gy.max()]
+        for py in sorted(peaks, key=lambda i: -gy[i])[:2]:
             ty = py + 1
             rows = crop[min(ty + 2, len(crop) - 1):max(ty + hv - 2, ty + 3)]
             gx = edge_rows(rows.transpose(1, 0, 2), spread=3)
             pair = np.minimum(gx[:2 * m - 1], gx[w:w + 2 * m - 1])  # both sides must show
-            tx = int(np.argmax(pair)) + 1
-            y0, x0 = ty - s, tx - s
-            pad = cv2.copyMakeBorder(crop, s, s + h, s, s, cv2.BORDER_REPLICATE)
-            aligned = pad[y0 + s:y0 + s + h + 2 * s, x0 + s:x0 + s + w + 2 * s]
+            hyps.add((int(np.argmax(pair)) + 1, ty))
+        s = SHIFT_PX
+        q = m + s + iy + ix  # slack for a match at the crop's very edge
+        pad = cv2.copyMakeBorder(crop, q, q + h, q, q + w, cv2.BORDER_REPLICATE)
+        best: tuple[float, int, int, tuple[str, float, float, list[tuple[str, float]]]] | None
+        best = None
+        for tx, ty in hyps:
+            aligned = pad[ty - s + q:ty + h + s + q, tx - s + q:tx + w + s + q]
             out = self.classify(aligned, visible - (ty - m) / TPL_PX)
             if best is None or out[2] > best[0]:
                 best = (out[2], tx, ty, out)
@@ -347,6 +376,17 @@ class Reader:
         rd = CardRead(zone.name, 0, token, conf, score, corners, cands)
         rd.top_local = (v0 + dvv) * LOW_PX
         return rd
+
+    def _normalised_templates(self, hv: int) -> tuple[FloatImage, FloatImage]:
+        """Templates cut to the visible height: raw, and zero-mean unit-norm rows."""
+        if hv not in self._tpl_cache:
+            ix, iy, w = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX), self._tw
+            raw = np.ascontiguousarray(
+                self._templates[:, iy:hv, ix:w - ix].reshape(len(self._templates), -1))
+            tpl = raw - raw.mean(axis=1, keepdims=True)
+            tpl /= np.linalg.norm(tpl, axis=1, keepdims=True) + 1e-6
+            self._tpl_cache[hv] = (raw, np.ascontiguousarray(tpl.T))
+        return self._tpl_cache[hv]
 
     def classify(self, crop: FloatImage, visible_mm: float,
                  ) -> tuple[str, float, float, list[tuple[str, float]]]:
@@ -367,9 +407,7 @@ class Reader:
         hv = max(int(min(visible_mm, self.profile.band_mm) * TPL_PX), 8)
         ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
         gray_c = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
-        raw = self._templates[:, iy:hv, ix:w - ix].reshape(len(self._templates), -1)
-        tpl = raw - raw.mean(axis=1, keepdims=True)
-        tpl /= np.linalg.norm(tpl, axis=1, keepdims=True) + 1e-6
+        raw, tpl = self._normalised_templates(hv)
         views = []
         for dy in range(-s, s + 1):
             for dx in range(-s, s + 1):
@@ -377,25 +415,32 @@ class Reader:
         vraw = np.asarray(views, np.float32)
         vm = vraw - vraw.mean(axis=1, keepdims=True)
         vm /= np.linalg.norm(vm, axis=1, keepdims=True) + 1e-6
-        corr = vm @ tpl.T
+        corr = vm @ tpl
         best_shift = corr.argmax(axis=0)
         ncc = corr.max(axis=0)
         _, sig = band_features(crop[s:s + hv, s:s + w])
         cdist = np.linalg.norm(self.profile.chroma - sig, axis=1)
-        score = ncc - COLOUR_WEIGHT * cdist
+        # Colour differences below the noise floor (white balance, one photo per
+        # card) say nothing: two cards of one suit are the same colour.
+        cpen = np.maximum(cdist - COLOUR_FLOOR, 0.0)
+        score = ncc - COLOUR_WEIGHT * cpen
         order = [int(i) for i in np.argsort(-score)[:TOP_K]]
         cands = [(self.profile.tokens[i], float(score[i])) for i in order[:3]]
 
         def pairwise(a: int, b: int) -> float:
-            """How much better ``a`` explains the band than ``b`` (negative: worse)."""
-            diff = np.abs(raw[a] - raw[b])
-            mask = diff > 0.5 * diff.max() if diff.max() > 0.08 else None
+            """How much better ``a`` explains the band than ``b`` (negative: worse).
+
+            Correlation weighted by how much the two templates differ there, so
+            the numeral and the pips count, the shared frame and colour do not.
+            """
+            # On normalised templates, so that two photos' exposure does not count
+            # as a difference; squared, so that the numeral outweighs slight blur.
+            wgt = np.square(tpl[:, a] - tpl[:, b])
             shape = 0.0
-            if mask is not None and mask.sum() >= 12:
-                v = vraw[best_shift[a]][mask]
-                ta, tb = raw[a][mask], raw[b][mask]
-                shape = _ncc(v, ta) - _ncc(v, tb)
-            return shape + (cdist[b] - cdist[a]) / PAIR_COLOUR_SCALE
+            if wgt.max() > 1e-6:
+                v = vraw[best_shift[a]]
+                shape = _wncc(v, raw[a], wgt) - _wncc(v, raw[b], wgt)
+            return shape + (cpen[b] - cpen[a]) / PAIR_COLOUR_SCALE
 
         winner = order[0]
         for _ in range(TOP_K):
@@ -410,6 +455,14 @@ class Reader:
         if top < MIN_SCORE or margin < MIN_MARGIN:
             return UNKNOWN, conf * 0.5, top, cands
         return self.profile.tokens[winner], 0.5 + conf * 0.5, top, cands
+
+
+def _wncc(a: FloatImage, b: FloatImage, w: FloatImage) -> float:
+    """Normalised cross-correlation with per-pixel weights."""
+    sw = float(w.sum())
+    a = a - float(w @ a) / sw
+    b = b - float(w @ b) / sw
+    return float((w * a) @ b / (np.sqrt(float((w * a) @ a) * float((w * b) @ b)) + 1e-9))
 
 
 def _ncc(a: FloatImage, b: FloatImage) -> float:

@@ -1,8 +1,9 @@
 """Draw the mat at any scale: the print file and the reader's reference image.
 
-The mat is a flat, fairly saturated dark blue: light card borders, grey and
-black art and every suit colour stand out from it, and the reader can measure
-the light falling on its plain areas.
+The mat is a flat neutral mid grey: light card borders, black bands and every
+suit colour (whatever shade a deck prints it in) stand out from it, and its
+plain areas measure the light and the colour cast directly. (A saturated mat
+colour would sooner or later match some deck's card frames.)
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from vision.aruco_compat import api
 from vision.mat import MARKER_PAD, MatLayout, Rect, standard_mat
 from vision.types import Image
 
-FILL = (108, 78, 42)  # BGR: a dark slate blue, far from white, grey, black and the suits
-LINE = (160, 134, 100)
-TEXT = (150, 124, 92)
+FILL = (125, 125, 125)  # BGR: neutral mid grey
+LINE = (165, 165, 165)
+TEXT = (150, 150, 150)
 WHITE = (255, 255, 255)
 
 

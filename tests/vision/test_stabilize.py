@@ -27,7 +27,9 @@ def test_vote_takes_majorities_and_places_each_card_once():
 
 @pytest.mark.slow
 def test_nothing_is_emitted_while_a_hand_is_over_the_mat():
-    script = [True, True, False, False, False, False, True, False]
+    # The table starts clear (the companion calibrates on it), then a hand comes and
+    # goes twice.
+    script = [False, True, True, False, False, False, False, True, False]
     src = SimulatedSource(seed=4, script=script)
     reader = Reader(builtin_profile())
     calib = Calibrator()
@@ -43,8 +45,8 @@ def test_nothing_is_emitted_while_a_hand_is_over_the_mat():
             assert snap is None
         if snap is not None:
             emitted.append((i, snap))
-    # Clear from frame 2: still at 2, reads at 3 and 4, snapshot at 4; then no change.
-    assert [i for i, _ in emitted] == [4]
+    # Clear from frame 3: still at 3, reads at 4 and 5, snapshot at 5; then no change.
+    assert [i for i, _ in emitted] == [5]
     snap = emitted[0][1]
     placed = [t for toks in snap.zones.values() for t in toks if t != UNKNOWN]
     assert len(placed) == len(set(placed))
