@@ -5,6 +5,7 @@ shared documents for the rules and formats implemented here.
 """
 
 from companion.rules.actions import Action, DeckKind, parse_action
+from companion.rules.battlefield import Battlefield, Setup
 from companion.rules.cards import (
     ALL_CARDS,
     COLOURS,
@@ -41,6 +42,7 @@ __all__ = [
     "TACTICS",
     "TROOPS",
     "Action",
+    "Battlefield",
     "Card",
     "Colour",
     "Dealer",
@@ -61,6 +63,7 @@ __all__ = [
     "RulesError",
     "Ruling",
     "Rulings",
+    "Setup",
     "Strength",
     "Tactic",
     "TacticKind",

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
-from companion.rules.cards import TACTICS, TROOPS, Card, Tactic, parse_card
+from companion.rules.actions import Action, Claim
+from companion.rules.battlefield import Battlefield, Placed
+from companion.rules.cards import TACTICS, TROOPS, Card, Tactic, Terrain, parse_card
 from companion.rules.game import Deck, GameState, Phase
 from companion.rules.position import Flag, Player, Position, Variant
 from companion.rules.table import Table
@@ -23,9 +26,19 @@ def flag(
     mud: bool = False,
     claimed_by: Player | None = None,
     first: Player | None = None,
+    terrain: Terrain | None = None,
+    defender: Player | None = None,
 ) -> Flag:
     """A flag; complete sides are stamped complete at moment 0 (``first``) or 1."""
-    f = Flag(north=cards(north), south=cards(south), fog=fog, mud=mud, claimed_by=claimed_by)
+    f = Flag(
+        north=cards(north),
+        south=cards(south),
+        fog=fog,
+        mud=mud,
+        claimed_by=claimed_by,
+        terrain=terrain,
+        defender=defender,
+    )
     stamps = {p: (0 if p is (first or Player.NORTH) else 1) for p in Player if f.is_complete(p)}
     return replace(
         f, north_completed=stamps.get(Player.NORTH), south_completed=stamps.get(Player.SOUTH)
@@ -47,7 +60,11 @@ def state(
     empty_decks: bool = False,
     variant: Variant | None = None,
 ) -> GameState:
-    """A state in ``phase`` for ``player``; flags keyed 1..9; the rest of the cards in the decks."""
+    """A state in ``phase`` for ``player``; flags keyed 1..9; the rest of the cards in the decks.
+
+    With ``Variant.terrain`` the battlefield is laid: each flag's terrain
+    text-up, the other battlefield cards text-down at the plain flags.
+    """
     table = [Flag() for _ in range(9)]
     for number, f in (flags or {}).items():
         table[number - 1] = f
@@ -64,7 +81,17 @@ def state(
     tactic_top = tuple(c for c in top if isinstance(c, Tactic))
     rest_troops = frozenset() if empty_decks else frozenset(c for c in TROOPS if c not in used)
     rest_tactics = frozenset() if empty_decks else frozenset(c for c in TACTICS if c not in used)
+    battlefield = None
+    if position.variant.terrain:
+        shown = {f.terrain for f in table if f.terrain is not None}
+        hidden = iter(t for t in Terrain if t not in shown)
+        line = tuple(
+            Placed(f.terrain) if f.terrain is not None else Placed(next(hidden), up=False)
+            for f in table
+        )
+        battlefield = Battlefield(stack=frozenset(), line=line)
     return GameState(
+        battlefield=battlefield,
         table=Table(position, tactics_played, leader_played, guiles),
         player=player,
         phase=phase,
@@ -74,3 +101,25 @@ def state(
         draws_left=1 if phase is Phase.DRAW else 0,
         moment=10,
     )
+
+
+class ClaimingBot:
+    """Claims whatever it can (so terrain effects come often), else any legal action.
+
+    The playouts use it for terrain games: its choices are always legal.
+    """
+
+    name = "claiming"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._random = random.Random(seed)
+
+    def choose(self, state: GameState) -> Action:
+        return self.choose_from(state.legal_actions())
+
+    def choose_from(self, actions: list[Action]) -> Action:
+        """The choice among ``actions`` (a state's legal actions, already listed)."""
+        claims = [a for a in actions if isinstance(a, Claim)]
+        if claims and self._random.random() < 0.9:
+            return self._random.choice(claims)
+        return self._random.choice(actions)
