@@ -47,8 +47,9 @@ def band_features(band: FloatImage) -> tuple[FloatImage, FloatImage]:
     inner = band[iy:, ix:band.shape[1] - ix]
     lab = cv2.cvtColor(inner, cv2.COLOR_BGR2Lab).reshape(-1, 3)
     ab = lab[:, 1:]
-    sat = np.hypot(ab[:, 0], ab[:, 1])
-    top = ab[sat >= np.quantile(sat, 0.75)]
+    sat = ab[:, 0] * ab[:, 0] + ab[:, 1] * ab[:, 1]
+    k = (len(sat) * 3) // 4
+    top = ab[sat >= np.partition(sat, k)[k]]
     sig = np.concatenate([ab.mean(axis=0), top.mean(axis=0)]).astype(np.float32)
     gray = cv2.cvtColor(band, cv2.COLOR_BGR2GRAY)
     gray = cv2.GaussianBlur(gray, (0, 0), BLUR)

@@ -44,7 +44,8 @@ PAIR_COLOUR_SCALE: Final = 60.0  # Lab units worth a whole correlation point bet
 TOP_K: Final = 6
 COLOUR_FLOOR: Final = 8.0  # Lab units of colour difference that are only noise
 LIGHT_SAMPLES: Final = 3000
-SLOPES: Final = (-0.06, -0.04, -0.02, 0.0, 0.02, 0.04, 0.06)  # card tilts tried, +-3.4 degrees
+SLOPES_COARSE: Final = (-0.04, 0.0, 0.04)  # card tilts tried first, then refined
+SLOPE_STEP: Final = 0.02
 SHIFT_PX: Final = 1  # template search range after snapping to the edges, each way
 REFINE_MM: Final = 3.5  # how far the band may be from where the low-res view put it
 MIN_SCORE: Final = 0.75  # below: the band matches nothing in the profile well enough
@@ -110,6 +111,15 @@ def edge_rows(img: FloatImage, q: float = 0.2, spread: int = 5) -> FloatImage:
         d = cv2.blur(d, (1, spread))
     k = int(q * (d.shape[1] - 1))
     return np.asarray(np.partition(d, k, axis=1)[:, k], np.float32)
+
+
+def _distinct(points: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Drop hypotheses within a pixel of one already kept: the shift search covers them."""
+    kept: list[tuple[int, int]] = []
+    for p in sorted(points):
+        if all(abs(p[0] - k[0]) > SHIFT_PX or abs(p[1] - k[1]) > SHIFT_PX for k in kept):
+            kept.append(p)
+    return kept
 
 
 def _poly_terms(u: FloatImage, v: FloatImage) -> FloatImage:
@@ -178,8 +188,9 @@ class Reader:
         gain = np.exp(self._grid_terms @ coef).astype(np.float32)
         gain = cv2.resize(gain, self.low_size, interpolation=cv2.INTER_LINEAR)
         corrected = low / gain
-        diff = np.max(np.abs(corrected - self.ref), axis=2)
-        fg = (diff > FG_THRESHOLD).astype(np.uint8)
+        b, g, r = cv2.split(cv2.absdiff(corrected, self.ref))
+        diff = cv2.max(cv2.max(b, g), r)
+        fg: Image = (diff > FG_THRESHOLD).astype(np.uint8)
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         m2f = calib.mat_to_frame
@@ -337,15 +348,21 @@ class Reader:
         hv = min(h, max(int(visible * TPL_PX), 8))
         ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
         mean_tpl = self._mean_tpl[:hv - iy]
-        best_fit: tuple[float, FloatImage, list[tuple[float, float]], int, int] | None = None
-        for sl in SLOPES:
-            crop, band = warp(sl)
-            g = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
-            res = cv2.matchTemplate(g, mean_tpl, cv2.TM_CCOEFF_NORMED)
-            _, val, _, loc = cv2.minMaxLoc(res)
-            if best_fit is None or val > best_fit[0]:
-                best_fit = (val, crop, band, loc[0] - ix, loc[1] - iy)
-        assert best_fit is not None
+        fits: dict[float, tuple[float, FloatImage, list[tuple[float, float]], int, int]] = {}
+
+        def fit(sl: float) -> float:
+            if sl not in fits:
+                crop, band = warp(sl)
+                g = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
+                res = cv2.matchTemplate(g, mean_tpl, cv2.TM_CCOEFF_NORMED)
+                _, val, _, loc = cv2.minMaxLoc(res)
+                fits[sl] = (val, crop, band, loc[0] - ix, loc[1] - iy)
+            return fits[sl][0]
+
+        # Coarse to fine over the tilts a hand puts a card down with.
+        centre = max(SLOPES_COARSE, key=fit)
+        centre = max((centre - SLOPE_STEP, centre, centre + SLOPE_STEP), key=fit)
+        best_fit = fits[centre]
         _, crop, band, mx, my = best_fit
         hyps = {(mx, my)}
         gy = edge_rows(crop[:, m + w // 8:m + w - w // 8], spread=1)
@@ -361,15 +378,16 @@ class Reader:
         s = SHIFT_PX
         q = m + s + iy + ix  # slack for a match at the crop's very edge
         pad = cv2.copyMakeBorder(crop, q, q + h, q, q + w, cv2.BORDER_REPLICATE)
-        best: tuple[float, int, int, tuple[str, float, float, list[tuple[str, float]]]] | None
+        best: tuple[float, int, int, FloatImage] | None
         best = None
-        for tx, ty in hyps:
+        for tx, ty in _distinct(hyps):
             aligned = pad[ty - s + q:ty + h + s + q, tx - s + q:tx + w + s + q]
-            out = self.classify(aligned, visible - (ty - m) / TPL_PX)
-            if best is None or out[2] > best[0]:
-                best = (out[2], tx, ty, out)
+            quick = self.best_score(aligned, visible - (ty - m) / TPL_PX)
+            if best is None or quick > best[0]:
+                best = (quick, tx, ty, aligned)
         assert best is not None
-        _, tx, ty, (token, conf, score, cands) = best
+        _, tx, ty, aligned = best
+        token, conf, score, cands = self.classify(aligned, visible - (ty - m) / TPL_PX)
         du, dvv = (tx - m) / TPL_PX, (ty - m) / TPL_PX
         moved = [(u + du, v + dvv) for u, v in band]
         corners = [self._to_mat(zone, u, v) for u, v in moved]
@@ -401,6 +419,43 @@ class Reader:
         and by colour; the smallest pairwise margin of the winner is its
         confidence.
         """
+        g = self._global(crop, visible_mm)
+        raw, tpl, vraw, best_shift, ncc, cpen, score = g
+        order = [int(i) for i in np.argsort(-score)[:TOP_K]]
+        cands = [(self.profile.tokens[i], float(score[i])) for i in order[:3]]
+
+        def margins_of(a: int) -> dict[int, float]:
+            """How much better ``a`` explains the band than each other leader.
+
+            Correlation weighted by how much the two templates differ there (on
+            normalised templates, so two photos' exposure is no difference;
+            squared, so the numeral outweighs slight blur), plus colour.
+            """
+            others = [c for c in order if c != a]
+            wgt = np.square(tpl[:, [a]].T - tpl[:, others].T)
+            v = vraw[best_shift[a]]
+            shape = (_wncc_rows(v, np.broadcast_to(raw[a], wgt.shape), wgt)
+                     - _wncc_rows(v, raw[others], wgt))
+            colour = (cpen[others] - cpen[a]) / PAIR_COLOUR_SCALE
+            return dict(zip(others, (shape + colour).tolist(), strict=True))
+
+        winner = order[0]
+        for _ in range(TOP_K):
+            margins = margins_of(winner)
+            loser = min(margins, key=lambda c: margins[c])
+            if margins[loser] >= 0:
+                break
+            winner = loser
+        margin = min(margins.values())
+        top = float(ncc[winner])
+        conf = float(np.clip(margin / (2 * MIN_MARGIN), 0, 1))
+        if top < MIN_SCORE or margin < MIN_MARGIN:
+            return UNKNOWN, conf * 0.5, top, cands
+        return self.profile.tokens[winner], 0.5 + conf * 0.5, top, cands
+
+    def _global(self, crop: FloatImage, visible_mm: float, colour: bool = True,
+                ) -> tuple[FloatImage, ...]:
+        """Every token's grey correlation (best of the small shifts) and colour penalty."""
         from vision.profile import band_features
 
         s, w = SHIFT_PX, self._tw
@@ -418,54 +473,28 @@ class Reader:
         corr = vm @ tpl
         best_shift = corr.argmax(axis=0)
         ncc = corr.max(axis=0)
+        if not colour:
+            return raw, tpl, vraw, best_shift, ncc, np.zeros_like(ncc), ncc
         _, sig = band_features(crop[s:s + hv, s:s + w])
         cdist = np.linalg.norm(self.profile.chroma - sig, axis=1)
         # Colour differences below the noise floor (white balance, one photo per
         # card) say nothing: two cards of one suit are the same colour.
         cpen = np.maximum(cdist - COLOUR_FLOOR, 0.0)
         score = ncc - COLOUR_WEIGHT * cpen
-        order = [int(i) for i in np.argsort(-score)[:TOP_K]]
-        cands = [(self.profile.tokens[i], float(score[i])) for i in order[:3]]
+        return raw, tpl, vraw, best_shift, ncc, cpen, score
 
-        def pairwise(a: int, b: int) -> float:
-            """How much better ``a`` explains the band than ``b`` (negative: worse).
-
-            Correlation weighted by how much the two templates differ there, so
-            the numeral and the pips count, the shared frame and colour do not.
-            """
-            # On normalised templates, so that two photos' exposure does not count
-            # as a difference; squared, so that the numeral outweighs slight blur.
-            wgt = np.square(tpl[:, a] - tpl[:, b])
-            shape = 0.0
-            if wgt.max() > 1e-6:
-                v = vraw[best_shift[a]]
-                shape = _wncc(v, raw[a], wgt) - _wncc(v, raw[b], wgt)
-            return shape + (cpen[b] - cpen[a]) / PAIR_COLOUR_SCALE
-
-        winner = order[0]
-        for _ in range(TOP_K):
-            margins = {c: pairwise(winner, c) for c in order if c != winner}
-            loser = min(margins, key=lambda c: margins[c])
-            if margins[loser] >= 0:
-                break
-            winner = loser
-        margin = min(margins.values())
-        top = float(ncc[winner])
-        conf = float(np.clip(margin / (2 * MIN_MARGIN), 0, 1))
-        if top < MIN_SCORE or margin < MIN_MARGIN:
-            return UNKNOWN, conf * 0.5, top, cands
-        return self.profile.tokens[winner], 0.5 + conf * 0.5, top, cands
+    def best_score(self, crop: FloatImage, visible_mm: float) -> float:
+        """How well the best token explains a band: cheap, for choosing where it lies."""
+        return float(self._global(crop, visible_mm, colour=False)[6].max())
 
 
-def _wncc(a: FloatImage, b: FloatImage, w: FloatImage) -> float:
-    """Normalised cross-correlation with per-pixel weights."""
-    sw = float(w.sum())
-    a = a - float(w @ a) / sw
-    b = b - float(w @ b) / sw
-    return float((w * a) @ b / (np.sqrt(float((w * a) @ a) * float((w * b) @ b)) + 1e-9))
-
-
-def _ncc(a: FloatImage, b: FloatImage) -> float:
-    a = a - a.mean()
-    b = b - b.mean()
-    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-6))
+def _wncc_rows(v: FloatImage, t: FloatImage, w: FloatImage) -> FloatImage:
+    """Weighted normalised cross-correlation of ``v`` with each row of ``t`` (weights ``w``)."""
+    sw = w.sum(axis=1) + 1e-9
+    mv = (w @ v) / sw
+    mt = (w * t).sum(axis=1) / sw
+    dv = v[None, :] - mv[:, None]
+    dt = t - mt[:, None]
+    num = (w * dv * dt).sum(axis=1)
+    den = np.sqrt((w * dv * dv).sum(axis=1) * (w * dt * dt).sum(axis=1)) + 1e-9
+    return np.asarray(num / den, np.float32)
