@@ -43,7 +43,7 @@ def test_every_card_token_parses_in_any_case_and_prints_upper() -> None:
         assert card.token == card.token.upper()
 
 
-@settings(ORACLE_SETTINGS, max_examples=200)
+@settings(ORACLE_SETTINGS, max_examples=150)
 @given(claim_cases())
 def test_positions_round_trip(case: ClaimCase) -> None:
     position = parse_position(case.document)

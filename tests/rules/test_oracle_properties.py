@@ -7,6 +7,7 @@ run (``derandomize``), so a failure in CI reproduces locally.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -141,6 +142,7 @@ def _expected_side(
     return side, reason
 
 
+@pytest.mark.slow  # about 10 s of brute force on one core
 @settings(ORACLE_SETTINGS, max_examples=600)
 @given(claim_cases())
 def test_claim_rulings_match_oracle(case: ClaimCase) -> None:
