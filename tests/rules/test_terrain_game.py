@@ -460,3 +460,77 @@ def test_record_headers_for_terrain_are_checked() -> None:
         parse_record(base + '[Terrain "yes"]\n')
     old = parse_record(base + "deal R1\n")  # a record from before terrain
     assert old.setup is Setup.STANDARD and not old.variant.terrain
+
+
+# ----------------------------------------------------------------- legal actions are exact
+def _expected_error(game: GameState, action: Action) -> type[errors.IllegalAction]:
+    """The rule an illegal set-up or terrain decision breaks, by the step the game is in."""
+    effect = game.effect
+    if isinstance(action, Pick):
+        return errors.NotInDraft if game.phase is Phase.DRAFT else errors.WrongPhase
+    if isinstance(action, Place):
+        if game.phase is not Phase.PLACE:
+            return errors.WrongPhase
+        assert game.battlefield is not None
+        if action.terrain not in game.battlefield.to_place(game.player):
+            return errors.NotYourBattlefield
+        return errors.BattlefieldTaken
+    if isinstance(action, Discard):
+        marshes = effect is not None and effect.terrain is Terrain.MARSHES
+        return errors.MarshesDiscard if marshes else errors.WrongPhase
+    if isinstance(action, Remove):
+        tower = effect is not None and effect.terrain is Terrain.WATCHTOWER
+        return errors.WatchtowerTarget if tower else errors.WrongPhase
+    assert isinstance(action, ScoutReturn)
+    if effect is None or effect.terrain is not Terrain.FIELDS:
+        return errors.WrongPhase
+    in_hand = action.card in game.hand(game.player)
+    return errors.FieldsReturn if in_hand else errors.CardNotInHand
+
+
+def _every_decision(game: GameState) -> list[Action]:
+    everything = [*TROOPS, *TACTICS]
+    actions: list[Action] = [Pick(t) for t in Terrain]
+    actions += [Place(t, i, up) for t in Terrain for i in range(9) for up in (True, False)]
+    actions += [Discard(i, x) for i in range(9) for x in everything]
+    actions += [Remove(i, x) for i in range(9) for x in everything]
+    actions += [ScoutReturn(x) for x in everything]
+    return actions
+
+
+ALL_EFFECTS = {Terrain.MARSHES, Terrain.WATCHTOWER, Terrain.FIELDS}
+
+
+@pytest.mark.parametrize(
+    ("setup", "seed", "effects"),
+    [
+        (Setup.STANDARD, 20, ALL_EFFECTS),
+        (HYW, 32, {Terrain.WATCHTOWER, Terrain.FIELDS}),
+        (HYW, 23, {Terrain.MARSHES}),
+    ],
+)
+def test_every_setup_and_terrain_decision_is_legal_exactly_when_listed(
+    setup: Setup, seed: int, effects: set[Terrain]
+) -> None:
+    variant = TERRAIN if setup is HYW else NO_TACTICS
+    game, dealer, bot = GameState.new(S, variant, setup), Dealer(seed), ClaimingBot(seed)
+    phases: set[Phase] = set()
+    seen: set[Terrain] = set()
+    while not game.is_over:
+        if game.chance_outcomes():
+            game = game.apply(dealer.reveal(game))
+            continue
+        legal = game.legal_actions()
+        if game.phase in (Phase.DRAFT, Phase.PLACE, Phase.TERRAIN):
+            phases.add(game.phase)
+            if game.effect is not None:
+                seen.add(game.effect.terrain)
+            for action in _every_decision(game):
+                if action in legal:
+                    game.apply(action)  # accepted
+                else:
+                    with pytest.raises(_expected_error(game, action)):
+                        game.apply(action)
+        game = game.apply(bot.choose_from(legal))
+    assert seen == effects  # the seed's game meets these effects (so they are checked)
+    assert (Phase.DRAFT in phases) is (setup is HYW)
