@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from companion.snapshot import Reading, Snapshot, SourceError
-from vision.calibrate import CalibrationError, Calibrator
+from vision.calibrate import Calibration, CalibrationError, Calibrator
 from vision.deck_art import Style
 from vision.profile import DeckProfile, ProfileError, builtin_profile
 from vision.read import Reader
@@ -34,6 +34,8 @@ from vision.synth import Camera, Conditions, Table, lay_table, photograph
 
 Zones = dict[str, tuple[str, ...]]
 RECALIBRATE_EVERY = 10  # frames
+CHANGE_LEVEL = 30.0  # grey levels: far above sensor noise between two frames of a still table
+CHANGE_SHARE = 0.001  # of the low-resolution frame: about a fingertip
 
 
 def load_profile(deck: str) -> DeckProfile:
@@ -66,6 +68,7 @@ class VisionSnapshots:
         self.reads = 0
         self.hand_frame_at = 0.0  # perf_counter when the last frame with a hand came in
         self._since_calibration = 0
+        self._previous_low: np.ndarray | None = None
 
     def poll(self) -> Snapshot | None:
         try:
@@ -86,6 +89,8 @@ class VisionSnapshots:
             except CalibrationError as error:
                 raise SourceError(str(error)) from None
         self.stabilizer.frame_width = pair.main.shape[1]
+        if self._unsettled(pair, calib, check_hand=wants_read):
+            wants_read = False  # a hand or motion: the stabiliser would drop this read
         read = None
         if wants_read:
             read = self.reader.read(pair.main, calib)
@@ -103,6 +108,20 @@ class VisionSnapshots:
                 for k, token in enumerate(tokens)
             )
         return Snapshot(zones)
+
+    def _unsettled(self, pair: FramePair, calib: Calibration, check_hand: bool) -> bool:
+        """Whether this frame is not worth a full read: it changed from the last frame
+        anywhere (a thin arm over the cards moves the mean too little for the
+        stabiliser's motion test, but shows as a patch of changed pixels), or the
+        stabiliser would see a hand in it and drop the read."""
+        gray = cv2.cvtColor(pair.low, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        previous, self._previous_low = self._previous_low, gray
+        if previous is None or previous.shape != gray.shape:
+            return True
+        changed = float((np.abs(gray - previous) > CHANGE_LEVEL).mean())
+        if changed > CHANGE_SHARE:
+            return True
+        return check_hand and self.stabilizer.hand_over_mat(pair.low, calib)
 
     def close(self) -> None:
         self.frames.close()
