@@ -9,8 +9,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from vision.profile import DeckProfile, ProfileError, builtin_profile
+
+if TYPE_CHECKING:
+    from vision.sources.base import FrameSource, RetryingSource
 
 
 def _mat(args: list[str]) -> int:
@@ -54,8 +58,14 @@ def _deck(args: list[str]) -> int:
 def _enroll(args: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="battleline-companion enroll",
                                  description="Enrol a physical deck from one photo per card.")
-    ap.add_argument("--from-dir", type=Path, required=True,
-                    help="folder of photos named by token: R7.jpg, AL.png, ...")
+    how = ap.add_mutually_exclusive_group(required=True)
+    how.add_argument("--from-dir", type=Path,
+                     help="folder of photos named by token: R7.jpg, AL.png, ...")
+    how.add_argument("--camera", metavar="SPEC",
+                     help="guided enrolment with the table camera: 'pi' (picamera2), "
+                          "a device number, or a video file")
+    ap.add_argument("--terrain", action="store_true",
+                    help="also enrol the nine terrain cards (medieval edition)")
     ap.add_argument("--out", type=Path, default=None,
                     help="profile file to write (default: DIR.deck.npz beside the folder)")
     ap.add_argument("--name", default=None)
@@ -71,15 +81,52 @@ def _enroll(args: list[str]) -> int:
         print(f"enroll: --card-mm {ns.card_mm!r}: expected WIDTHxHEIGHT, e.g. 63x88",
               file=sys.stderr)
         return 2
+    from vision.sources.base import SourceError
+
     try:
-        profile = enroll_from_dir(ns.from_dir, ns.name, w, h, ns.partial)
-    except ProfileError as exc:
+        if ns.from_dir is not None:
+            profile = enroll_from_dir(ns.from_dir, ns.name, w, h, ns.partial)
+        else:
+            profile = _live_enroll(ns.camera, ns.name or "live", ns.terrain)
+    except (ProfileError, SourceError) as exc:
         print(f"enroll: {exc}", file=sys.stderr)
         return 1
+    if ns.out is None and ns.from_dir is None:
+        ns.out = Path(f"{profile.name}.deck.npz")
     out = ns.out or ns.from_dir.with_name(ns.from_dir.name + ".deck.npz")
     profile.save(out)
     print(f"{out}: profile {profile.name!r} with {len(profile.tokens)} cards")
     return 0
+
+
+def open_camera(spec: str) -> RetryingSource:
+    """A retrying frame source from a command-line camera spec."""
+    from vision.sources.base import RetryingSource
+
+    def opener() -> FrameSource:
+        if spec == "pi":
+            from vision.sources.picamera2_source import Picamera2Source
+
+            return Picamera2Source()
+        from vision.sources.opencv_capture import OpenCVSource
+
+        return OpenCVSource(int(spec) if spec.isdigit() else spec)
+
+    return RetryingSource(opener, log=lambda m: print(m, file=sys.stderr))
+
+
+def _live_enroll(spec: str, name: str, terrain: bool) -> DeckProfile:
+    from companion.rules.cards import ALL_CARDS, Terrain, card_name, parse_token
+    from vision.enroll import ENROL_ZONE, live_enroll
+
+    tokens = [c.token for c in ALL_CARDS] + ([t.token for t in Terrain] if terrain else [])
+    source = open_camera(spec)
+
+    def prompt(token: str) -> None:
+        print(f"Put {card_name(parse_token(token))} ({token}) face up, upright, in the "
+              f"{ENROL_ZONE} zone (replacing the previous card).", flush=True)
+
+    return live_enroll(source, tokens, prompt, name)
 
 
 def _read(args: list[str]) -> int:

@@ -9,6 +9,8 @@ colour).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import Final
 
@@ -20,7 +22,8 @@ from companion.rules.errors import NotationError
 from vision.calibrate import detect_markers
 from vision.mat import CARD_H, CARD_W
 from vision.profile import DeckProfile, ProfileError, profile_from_cards
-from vision.render_mat import FILL
+from vision.render_mat import FILL, render_mat
+from vision.sources.base import FrameSource
 from vision.types import Image
 
 PHOTO_SUFFIXES: Final = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
@@ -48,8 +51,11 @@ def _order_corners(pts: np.ndarray) -> np.ndarray:
 
 
 def find_card(img: Image, card_w: float = CARD_W, card_h: float = CARD_H,
-              name: str = "photo") -> Image:
-    """The card in a photo, flattened upright and white-balanced against its background."""
+              name: str = "photo", background: Image | None = None) -> Image:
+    """The card in a photo, flattened upright and white-balanced against its background.
+
+    ``background``: what the photo shows without the card (the printed mat), if known.
+    """
     h, w = img.shape[:2]
     # The background as a plane per channel fitted to the photo's border: light
     # falls off across a table, and a flat colour would mistake that for a card.
@@ -62,10 +68,19 @@ def find_card(img: Image, card_w: float = CARD_W, card_h: float = CARD_H,
     bg = np.median(img[edge], axis=0).astype(np.float32)
     # Summed over the channels: a dark, muted frame may be close to the background
     # in every channel and still clearly differ in all three together.
+    if background is not None:
+        # Match the known background's exposure to the photo on the border, then
+        # the mat's printed lines cancel out.
+        ref = background.astype(np.float32)
+        gain = np.median(img[edge].astype(np.float32) / np.maximum(ref[edge], 1.0), axis=0)
+        plane = ref * gain
     diff = np.abs(img.astype(np.float32) - plane.astype(np.float32)).sum(axis=2)
     mask = (diff > 45).astype(np.uint8) * 255
     k = max(3, round(min(h, w) / 100))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    # Thin things (printed lines, a misregistered outline) are not the card.
+    k = max(3, round(min(h, w) / 50))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         raise ProfileError(f"{name}: no card found (is the background plain and the card in view?)")
@@ -144,3 +159,70 @@ def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_
         )
     # Terrain cards are optional: only the medieval edition has them.
     return profile_from_cards(name or folder.name, cards, card_w, card_h)
+
+
+ENROL_ZONE: Final = "flag5.south"  # where the guided enrolment asks for each card
+
+
+@cache
+def _mat_image() -> Image:
+    return render_mat(WARP_PX)
+
+
+def capture_card(frame: Image, calib_mat_to_frame: np.ndarray, zone_rect: tuple[float, ...],
+                 card_w: float = CARD_W, card_h: float = CARD_H) -> Image:
+    """The card lying in a mat zone, cut out of a camera frame and flattened."""
+    x, y, w, h = zone_rect
+    m = 8.0  # mm of mat around the zone, so the card's whole outline is in view
+    quad = np.array([[x - m, y - m], [x + w + m, y - m], [x + w + m, y + h + m],
+                     [x - m, y + h + m]], np.float64).reshape(-1, 1, 2)
+    src = cv2.perspectiveTransform(quad, calib_mat_to_frame).reshape(4, 2).astype(np.float32)
+    out_w, out_h = round((w + 2 * m) * WARP_PX), round((h + 2 * m) * WARP_PX)
+    dst = np.array([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]], np.float32)
+    top = cv2.warpPerspective(frame, cv2.getPerspectiveTransform(src, dst), (out_w, out_h),
+                              flags=cv2.INTER_LINEAR)
+    mat = _mat_image()
+    x0, y0 = round((x - m) * WARP_PX), round((y - m) * WARP_PX)
+    empty = cv2.resize(mat[y0:y0 + out_h, x0:x0 + out_w], (out_w, out_h))
+    return find_card(top, card_w, card_h, "the card in the enrolment zone", empty)
+
+
+def live_enroll(source: FrameSource, tokens: list[str], prompt: Callable[[str], None],
+                name: str = "live", still_frames: int = 2, max_frames: int = 40) -> DeckProfile:
+    """Guided enrolment with the table camera: each card in turn, in one mat zone.
+
+    ``prompt(token)`` tells the player which card to put down (and, for the
+    previous one, to take it away); a card is captured once the zone holds a
+    card and the picture has been still for ``still_frames`` frames.
+    """
+    from vision.calibrate import Calibrator
+    from vision.mat import standard_mat
+
+    lay = standard_mat()
+    zone = lay.zone(ENROL_ZONE)
+    calib = Calibrator()
+    cards: dict[str, Image] = {}
+    for token in tokens:
+        parse_token(token)
+        prompt(token)
+        still, prev = 0, None
+        for _ in range(max_frames):
+            pair = source.read()
+            cal = calib.update(pair.main)
+            gray = cv2.cvtColor(pair.low, cv2.COLOR_BGR2GRAY).astype(np.float32)
+            moving = prev is not None and float(np.abs(gray - prev).mean()) > 2.5
+            prev = gray
+            still = 0 if moving else still + 1
+            if still < still_frames:
+                continue
+            try:
+                card = capture_card(pair.main, cal.mat_to_frame,
+                                    (zone.rect.x, zone.rect.y, zone.rect.w, zone.rect.h))
+            except ProfileError:
+                continue  # no card there yet
+            cards[token] = card
+            break
+        else:
+            raise ProfileError(f"{token}: no card seen in the enrolment zone ({ENROL_ZONE}) "
+                               f"after {max_frames} frames")
+    return profile_from_cards(name, cards)

@@ -10,10 +10,11 @@ from tests.vision.conftest import calm_scene
 from vision.calibrate import Calibrator
 from vision.cli import main
 from vision.deck_art import ALL_FACES
-from vision.enroll import enroll_from_dir, find_card
+from vision.enroll import enroll_from_dir, find_card, live_enroll
 from vision.profile import DeckProfile, ProfileError, builtin_profile
 from vision.read import Reader
-from vision.synth import card_photo
+from vision.sources.base import FramePair, low_from_main
+from vision.synth import Camera, Conditions, card_photo, lay_table, photograph
 
 
 @pytest.fixture(scope="module")
@@ -129,3 +130,49 @@ def test_deck_pdf_has_every_card(tmp_path, capsys):
     assert main(["deck", "--out", str(out), "--dpi", "60"]) == 0
     data = out.read_bytes()
     assert data.count(b"/Type /Page ") == 9  # 79 cards, nine a sheet
+
+
+class _TableWithOneCard:
+    """The table camera over the mat while a player enrols: only the asked card lies there."""
+
+    def __init__(self) -> None:
+        from vision.enroll import ENROL_ZONE
+
+        self.zone = ENROL_ZONE
+        self.rng = np.random.default_rng(8)
+        self.table = lay_table({}, "classic", self.rng)
+        self.name = "table"
+        self.prompts: list[str] = []
+
+    def prompt(self, token: str) -> None:
+        self.prompts.append(token)
+        self.table = lay_table({self.zone: [token]}, "classic", self.rng)
+
+    def read(self) -> FramePair:
+        frame = photograph(self.table, Camera(tilt_x_deg=3.0, fill=0.92),
+                           Conditions(gain=(1.05, 1.0, 0.93), noise=2.0, blur=0.5), self.rng)
+        return FramePair(frame.image, low_from_main(frame.image))
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.slow
+def test_guided_live_enrolment_captures_each_card_from_the_table_camera():
+    cam = _TableWithOneCard()
+    tokens = ["R7", "B3", "MUD"]
+    profile = live_enroll(cam, tokens, cam.prompt, still_frames=1)
+    assert cam.prompts == tokens
+    assert profile.tokens == sorted(tokens)
+    ref = builtin_profile("classic")
+    for t in tokens:
+        a = profile.gray[profile.tokens.index(t)].ravel()
+        b = ref.gray[ref.tokens.index(t)].ravel()
+        a, b = a - a.mean(), b - b.mean()
+        assert a @ b / np.linalg.norm(a) / np.linalg.norm(b) > 0.9, t
+
+
+def test_live_enrolment_gives_up_clearly_when_no_card_comes():
+    cam = _TableWithOneCard()
+    with pytest.raises(ProfileError, match=r"R7: no card seen in the enrolment zone"):
+        live_enroll(cam, ["R7"], lambda token: None, max_frames=3)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import cv2
 
@@ -29,6 +29,7 @@ def low_from_main(main: Image) -> Image:
     return out
 
 
+@runtime_checkable
 class FrameSource(Protocol):
     name: str
 
