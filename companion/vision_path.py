@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from companion.snapshot import Reading, Snapshot, SourceError
-from vision.calibrate import Calibration, CalibrationError, Calibrator
+from vision.calibrate import CalibrationError, Calibrator
 from vision.deck_art import Style
 from vision.profile import DeckProfile, ProfileError, builtin_profile
 from vision.read import Reader
@@ -69,6 +69,7 @@ class VisionSnapshots:
         self.hand_frame_at = 0.0  # perf_counter when the last frame with a hand came in
         self._since_calibration = 0
         self._previous_low: np.ndarray | None = None
+        self._reads_since_change = 0
 
     def poll(self) -> Snapshot | None:
         try:
@@ -77,9 +78,18 @@ class VisionSnapshots:
             raise SourceError(str(error)) from None
         arrived = time.perf_counter()
         self.frames_read += 1
+        stab = self.stabilizer
+        changed = self._changed(pair)
+        if changed:
+            self._reads_since_change = 0
+        # Read a frame only when the stabiliser would use it, it shows no change from
+        # the last frame (a thin arm over the cards moves the mean too little for the
+        # stabiliser's motion test), and this still table is not read enough already.
+        wants_read = (
+            stab.wants_read and not changed and self._reads_since_change < stab.vote_frames
+        )
         # The camera and the mat stay put: calibrate afresh for a frame that will be
         # read, and every few frames in case the camera was bumped; else reuse the last.
-        wants_read = self.stabilizer.wants_read
         calib = self.calibrator.last
         self._since_calibration += 1
         if calib is None or wants_read or self._since_calibration >= RECALIBRATE_EVERY:
@@ -88,13 +98,14 @@ class VisionSnapshots:
                 calib = self.calibrator.update(pair.main)
             except CalibrationError as error:
                 raise SourceError(str(error)) from None
-        self.stabilizer.frame_width = pair.main.shape[1]
-        if self._unsettled(pair, calib, check_hand=wants_read):
-            wants_read = False  # a hand or motion: the stabiliser would drop this read
+        stab.frame_width = pair.main.shape[1]
+        if wants_read and stab.hand_over_mat(pair.low, calib):
+            wants_read = False  # the stabiliser would drop this read
         read = None
         if wants_read:
             read = self.reader.read(pair.main, calib)
             self.reads += 1
+            self._reads_since_change += 1
         snap = self.stabilizer.feed(pair.low, calib, read)
         if self.stabilizer.hand:
             self.hand_frame_at = arrived
@@ -109,19 +120,13 @@ class VisionSnapshots:
             )
         return Snapshot(zones)
 
-    def _unsettled(self, pair: FramePair, calib: Calibration, check_hand: bool) -> bool:
-        """Whether this frame is not worth a full read: it changed from the last frame
-        anywhere (a thin arm over the cards moves the mean too little for the
-        stabiliser's motion test, but shows as a patch of changed pixels), or the
-        stabiliser would see a hand in it and drop the read."""
+    def _changed(self, pair: FramePair) -> bool:
+        """Whether any patch of the picture changed since the last frame."""
         gray = cv2.cvtColor(pair.low, cv2.COLOR_BGR2GRAY).astype(np.float32)
         previous, self._previous_low = self._previous_low, gray
         if previous is None or previous.shape != gray.shape:
             return True
-        changed = float((np.abs(gray - previous) > CHANGE_LEVEL).mean())
-        if changed > CHANGE_SHARE:
-            return True
-        return check_hand and self.stabilizer.hand_over_mat(pair.low, calib)
+        return float((np.abs(gray - previous) > CHANGE_LEVEL).mean()) > CHANGE_SHARE
 
     def close(self) -> None:
         self.frames.close()
