@@ -534,3 +534,16 @@ def test_every_setup_and_terrain_decision_is_legal_exactly_when_listed(
         game = game.apply(bot.choose_from(legal))
     assert seen == effects  # the seed's game meets these effects (so they are checked)
     assert (Phase.DRAFT in phases) is (setup is HYW)
+
+
+def test_the_accounting_notices_a_battlefield_card_lost_doubled_or_shown_wrongly() -> None:
+    game = reveal(GameState.new(S, NO_TACTICS), Dealer(7))
+    assert game.battlefield is not None and card_count_ok(game)
+    line = list(game.battlefield.line)
+    first, second = line[0], line[1]
+    assert first is not None and second is not None
+    doubled = replace(game.battlefield, line=(first, first, *line[2:]))
+    lost = replace(game.battlefield, line=(None, *line[1:]))
+    hidden = replace(game.battlefield, line=(replace(first, up=False), *line[1:]))
+    for field in (doubled, lost, hidden):
+        assert not card_count_ok(replace(game, battlefield=field))
