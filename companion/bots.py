@@ -12,8 +12,9 @@ from typing import Protocol
 
 from companion.rules.actions import Action, Claim, DeckKind, Draw, EndTurn, Pass, Play, ScoutReturn
 from companion.rules.cards import Tactic, Troop
-from companion.rules.formations import best_completion, troop_mask
+from companion.rules.formations import troop_mask
 from companion.rules.game import GameState
+from companion.rules.terrain import side_best
 
 
 class Bot(Protocol):
@@ -79,7 +80,8 @@ class GreedyBot:
         """``pool``: troops that may still come, as the bot sees it (unseen plus its hand)."""
         me = state.player
         flag = state.position.flags[play.flag]
-        mine = best_completion((*flag.cards(me), play.card), flag.size, pool, fog=flag.sum_only)
+        placed = flag.with_cards(me, (*flag.cards(me), play.card), state.moment)
+        mine = side_best(placed, me, pool)  # terrain-aware: Hills, a Castle's extra card
         if mine is None:
             return -100.0
         strength = mine.strength.formation * 100 + mine.strength.total
@@ -90,7 +92,7 @@ class GreedyBot:
 def _threat(state: GameState, index: int, pool: int) -> int:
     """How strong the opponent's side of a flag could still become, as one number."""
     flag = state.position.flags[index]
-    theirs = best_completion(flag.cards(state.player.other), flag.size, pool, fog=flag.sum_only)
+    theirs = side_best(flag, state.player.other, pool)
     return theirs.strength.formation * 100 + theirs.strength.total if theirs else 0
 
 
