@@ -196,7 +196,8 @@ class Driver:
             truth = list(step.zones.get(zone, ()))
             read = [r.token for r in snap.readings(zone)]
             unsure = any(not r.certain(self.companion.tracker.threshold) for r in snap.readings(zone))
-            if read != truth or unsure:
+            standing = self.companion.tracker.corrections.get(zone)
+            if (read != truth or unsure) and standing != tuple(truth):
                 self.report.corrections += 1
                 self.companion.correct(zone, truth)
 
