@@ -16,11 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from companion.journal import Journal
+from companion.play import result_line
 from companion.rules.game import Ending, Outcome
 from companion.rules.position import PLAYERS, Player, Variant
 from companion.snapshot import Snapshot, SnapshotSource, SourceError
 from companion.status import FlagStatus, flag_statuses, lights_of
-from companion.tracker import ClaimResult, IssueKind, TrackedEvent, Tracker, describe_ruling
+from companion.tracker import ClaimResult, IssueKind, TrackedEvent, Tracker
 from companion.ui.terminal import TerminalView, ViewModel
 from hardware.lights import FlagLights
 from hardware.states import ButtonEvent
@@ -266,13 +267,6 @@ class Companion:
         return self.outcome is not None
 
 
-def result_line(outcome: Outcome) -> str:
-    north, south = outcome.flags
-    if outcome.winner is None:
-        return f"Draw: {north} flags each."
-    return f"{outcome.winner} wins by {outcome.ending.value} ({north}–{south} in flags)."
-
-
 def run_live(
     companion: Companion,
     source: SnapshotSource,
@@ -289,4 +283,4 @@ def run_live(
             sleep(retry_s)
 
 
-__all__ = ["Companion", "Options", "describe_ruling", "result_line", "run_live"]
+__all__ = ["Companion", "Options", "result_line", "run_live"]

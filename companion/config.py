@@ -10,7 +10,6 @@ view, not a Raspberry Pi → mock pins.
 from __future__ import annotations
 
 import os
-import sys
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -283,12 +282,3 @@ def detect(config: Config) -> Choices:
         }.get(board, board)
         notes.append(f"lights: {board} ({why})")
     return Choices(camera, view, board, tuple(notes))
-
-
-def describe(config: Config, path: Path, found: bool) -> str:
-    where = f"settings from {path}" if found else f"no settings file ({path}): defaults"
-    return where
-
-
-def stdout_is_tty() -> bool:
-    return sys.stdout.isatty()
