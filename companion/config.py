@@ -242,7 +242,17 @@ def _camera_present() -> str | None:
             except Exception:  # not installed, or libcamera finds nothing
                 pass
     if os.path.exists("/dev/video0"):
-        return "opencv"
+        try:
+            import cv2
+
+            capture = cv2.VideoCapture(0)
+            try:
+                if capture.isOpened() and capture.read()[0]:
+                    return "opencv"
+            finally:
+                capture.release()
+        except Exception:  # a device node that gives no frames is no camera
+            pass
     return None
 
 
