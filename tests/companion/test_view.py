@@ -44,3 +44,41 @@ def test_the_view_shows_flags_formations_statuses_ruling_and_score(tmp_path: Pat
     assert run_command(companion, "hints") == "flag 2: south"
     assert "unknown command" in run_command(companion, "dance")
     assert "not a flag" in run_command(companion, "claim 12 north")
+
+
+def test_a_players_button_on_the_direct_board_claims_and_held_passes(tmp_path: Path) -> None:
+    """gpiozero mock pins: a press claims every flag the player can prove; held, it passes."""
+    import time
+
+    from hardware.factory import open_lights
+
+    lights = open_lights(LightsConfig(board="mock", hold_s=0.2))
+    journal = Journal.create(tmp_path, {"first": "south", "variant": {}})
+    companion = Companion(Tracker(Variant(), Player.SOUTH), journal, lights, TerminalView(
+        io.StringIO(), live=False))
+    try:
+        for zones in ({"flag2.south": ["R8"]}, {"flag2.south": ["R8"], "flag2.north": ["B1"]},
+                      {"flag2.south": ["R8", "R9"], "flag2.north": ["B1"]},
+                      {"flag2.south": ["R8", "R9"], "flag2.north": ["B1", "G1"]},
+                      {"flag2.south": ["R8", "R9", "R10"], "flag2.north": ["B1", "G1"]}):
+            companion.on_snapshot(snapshot_of(zones))
+        pin = lights.buttons["south"].pin  # type: ignore[attr-defined]
+
+        def press(seconds: float) -> None:
+            pin.drive_low()
+            time.sleep(seconds)
+            pin.drive_high()
+            time.sleep(0.05)
+            companion.pump_buttons()
+
+        press(0.05)
+        assert companion.tracker.position.flags[1].claimed_by is Player.SOUTH
+        assert [e.describe() for e in companion.tracker.events][-1] == "south claim 2"
+        press(0.4)  # held: north is to move, so south cannot pass now
+        assert companion.tracker.events[-1].notation() == "claim 2"
+        pin = lights.buttons["north"].pin  # type: ignore[attr-defined]
+        press(0.4)
+        assert companion.tracker.events[-1].describe() == "north pass"
+    finally:
+        lights.close()
+        journal.close()
