@@ -18,6 +18,7 @@ import argparse
 import json
 import resource
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -125,6 +126,12 @@ def main(argv: list[str]) -> int:
             totals["ruling_checks"] += report.ruling_checks
             totals["confident_wrong_rulings"] += report.ruling_mismatches
             totals["games_journal_equals_script"] += int(same)
+            if ns.games:  # a long run: say how each game went as it ends
+                print(json.dumps({"game_seed": script.seed, "journal_equals_script": same,
+                                  "nudges": report.nudges, "corrections": report.corrections,
+                                  "wrong_events": report.wrong_events,
+                                  "confident_wrong_rulings": report.ruling_mismatches}),
+                      file=sys.stderr, flush=True)
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     renderer = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     figures: dict[str, object] = {
