@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from companion.journal import JournalError, read_journal
+from companion.rules.position import Player
 from companion.rules.record import RECORD_FORMAT
 
 
@@ -27,7 +28,8 @@ def export_text(path: Path) -> str:
         result = f"{winner} {outcome.ending.value}"
     headers = {
         "Format": RECORD_FORMAT,
-        "First": record.first.value,
+        "First": (record.first or (record.events[0].player if record.events else None)
+                  or Player.SOUTH).value,
         "Tactics": "true" if variant.tactics else "false",
         "ClaimTiming": variant.claim_timing,
         "Edition": variant.edition,

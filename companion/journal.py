@@ -123,8 +123,10 @@ class JournalRecord:
         return variant_from(self.header.get("variant", {}), f"{self.path}: line 1")
 
     @property
-    def first(self) -> Player:
-        return Player(self.header.get("first", "south"))
+    def first(self) -> Player | None:
+        """Who plays first; None when the table decides (whoever lays the first card)."""
+        first = self.header.get("first", "south")
+        return None if first is None else Player(first)
 
 
 def read_journal(path: Path) -> JournalRecord:

@@ -16,13 +16,15 @@ from companion.app import result_line
 from companion.journal import JournalError, event_from, read_journal
 from companion.rules.errors import IllegalAction
 from companion.rules.notation import dump_position
+from companion.rules.position import Player
 from companion.tracker import Tracker
 
 
 def replay(path: Path, out: list[str]) -> Tracker:
     """Replay ``path``; raises JournalError naming the first line that does not replay."""
     record = read_journal(path)
-    tracker = Tracker(record.variant, record.first)
+    first = record.first
+    tracker = Tracker(record.variant, first or Player.SOUTH, first_known=first is not None)
     for number, line in enumerate(record.lines, start=2):
         where = f"{path}: line {number}"
         kind = line.get("type")

@@ -286,10 +286,11 @@ def _camera_game(
     source = VisionSnapshots(frames, profile, still_frames=config.still_frames,
                              vote_frames=config.vote_frames)
     variant = _variant(config)
-    first = Player.SOUTH
+    first: Player | None = None  # at the table, whoever lays the first card starts
     if record is not None:
         variant, first = record.variant, record.first
-    tracker = Tracker(variant, first, config.min_confidence)
+    tracker = Tracker(variant, first or Player.SOUTH, config.min_confidence,
+                      first_known=first is not None)
     if record is not None:
         for event in record.events:
             tracker.apply(event)
@@ -297,7 +298,7 @@ def _camera_game(
         print(f"Resuming the game in {record.path} ({len(record.events)} events)")
     else:
         journal = Journal.create(directory, {
-            "mode": "camera", "first": first.value, "variant": variant_json(variant),
+            "mode": "camera", "first": None, "variant": variant_json(variant),
             "options": {"auto_claim": config.auto_claim, "hints": config.hints},
             "camera": choices.camera,
         })

@@ -224,6 +224,8 @@ class Tracker:
     variant: Variant = field(default_factory=Variant)
     first: Player = Player.SOUTH
     threshold: float = DEFAULT_THRESHOLD
+    # False at a real table: whoever lays the first card plays first (the non-dealer).
+    first_known: bool = True
     state: TrackerState = field(init=False)
     history: list[tuple[TrackerState, TrackedEvent]] = field(default_factory=list, init=False)
     issues: list[Issue] = field(default_factory=list, init=False)
@@ -511,7 +513,7 @@ class Tracker:
                 flags.append(value)
         flags = flags or [None]
         state = self.state
-        if player is not state.to_move:
+        if player is not state.to_move and (self.first_known or self.history):
             return _Problem(
                 f"{player} played {action.notation()}, but it is {state.to_move}'s turn "
                 f"(if {state.to_move} cannot play, {state.to_move} passes); take it back",

@@ -15,11 +15,6 @@ class NotationError(RulesError, ValueError):
         self.field = field
         self.problem = problem
 
-    def within(self, prefix: str) -> NotationError:
-        """The same error with its field placed under ``prefix`` (``flags[2]`` + ``north``)."""
-        field = self.field if self.field.startswith("[") else f".{self.field}"
-        return type(self)(f"{prefix}{field}", self.problem)
-
 
 class IllegalPosition(RulesError, ValueError):
     """A position no legal play can reach (too many cards at a side, a card twice, ...)."""

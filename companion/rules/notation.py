@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields, replace
+from functools import partial
 from typing import Any, Final, TypeVar, cast, get_args
 
 from companion.rules.cards import Card, Tactic, Terrain, parse_card, parse_terrain
@@ -48,11 +49,11 @@ T = TypeVar("T")
 
 
 def _at(field: str, parse: Callable[[], T]) -> T:
-    """Run ``parse`` and place any NotationError it raises under ``field``."""
+    """Run ``parse`` and report any NotationError it raises at ``field`` instead."""
     try:
         return parse()
     except NotationError as error:
-        raise error.within(field) from None
+        raise NotationError(field, error.problem) from None
 
 
 def _expect(value: object, kind: type[T], field: str, what: str) -> T:
@@ -73,7 +74,7 @@ def _cards(value: object, field: str) -> tuple[Card, ...]:
     items = _expect(value, list, field, "a list of card tokens")
     cards = []
     for i, token in enumerate(items):
-        cards.append(_at(f"{field}[{i}]", lambda token=token: parse_card(token)))  # type: ignore[misc]
+        cards.append(_at(f"{field}[{i}]", partial(parse_card, token)))
     return tuple(cards)
 
 

@@ -217,3 +217,11 @@ def test_a_correction_stands_while_the_camera_keeps_missing_the_card() -> None:
     # A card read for sure in the zone that the correction does not list drops it.
     assert t.observe(snapshot_of({**missed, "flag1.south": ["R1", "Y9"]})) == []
     assert not t.settled and "flag1.south" not in t.corrections
+
+
+def test_at_a_real_table_whoever_lays_the_first_card_starts() -> None:
+    t = Tracker(first=S, first_known=False)
+    [event] = t.observe(snapshot_of({"flag4.north": ["G2"]}))
+    assert event.player is N and t.state.to_move is S
+    assert t.observe(snapshot_of({"flag4.north": ["G2", "G3"]})) == []  # then turns alternate
+    assert "south's turn" in t.issues[0].message
