@@ -152,6 +152,9 @@ def main(argv: list[str]) -> int:
         if mode == "simulated":
             return _simulated_match(config, ns, directory, record, lights, view)
         return _camera_game(config, choices, directory, record, lights, view)
+    except KeyboardInterrupt:
+        print("\nstopped; the game is journaled and resumes on the next start")
+        return 130
     finally:
         lights.close()
 
