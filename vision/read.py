@@ -46,12 +46,15 @@ COLOUR_FLOOR: Final = 8.0  # Lab units of colour difference that are only noise
 LIGHT_SAMPLES: Final = 3000
 SLOPES_COARSE: Final = (-0.04, 0.0, 0.04)  # card tilts tried first, then refined
 SLOPE_STEP: Final = 0.02
-SHIFT_PX: Final = 1  # template search range after snapping to the edges, each way
+SLOPES_FINE: Final = tuple(round(-0.06 + 0.015 * i, 3) for i in range(9))
+GOOD_FIT: Final = 0.9  # below this best correlation the tilt is searched again
+SHIFT_PX: Final = 2  # template search range after snapping to the edges, each way
 REFINE_MM: Final = 3.5  # how far the band may be from where the low-res view put it
 MIN_SCORE: Final = 0.75  # below: the band matches nothing in the profile well enough
 MIN_MARGIN: Final = 0.12  # below: two tokens are too alike to choose -> unknown
-INDEX_LIKE: Final = 0.6  # a weak edge is a card only if its band matches this well
+INDEX_LIKE: Final = 0.8  # a weak edge is a card only if its band matches this well
 MIN_GAP_MM: Final = 8.0  # closest two fanned card tops can be
+PEAK_SEPARATION_MM: Final = 3.0  # candidate edges closer than this are one edge
 COVER_SLACK_MM: Final = 3.0  # a crooked covering card hides this much more at one corner
 MIN_EDGE: Final = 5.0  # colour step (sum of BGR levels) of a covered card's top edge
 
@@ -250,24 +253,24 @@ class Reader:
             peaks = [base + i + 1 for i in range(1, len(between) - 1)
                      if between[i] >= between[i - 1] and between[i] > between[i + 1]
                      and between[i] > MIN_EDGE]
-            # Keep the strongest peaks at least MIN_GAP apart.
+            # Keep the strongest peaks, one per edge; which are cards is decided later.
             chosen: list[int] = []
             for pk in sorted(peaks, key=lambda q: -grad[q - 1]):
-                if all(abs(pk - c) >= MIN_GAP_MM for c in chosen):
+                if all(abs(pk - c) >= PEAK_SEPARATION_MM * LOW_PX for c in chosen):
                     chosen.append(pk)
             tops += [(float(c), False) for c in sorted(chosen)]
             tops.append((last, True))
         # From the last card up: each card's visible height ends at the next card
         # actually found, not at a line in the art.
         reads: list[CardRead] = []
+        sure: list[bool] = []
         next_top = bottom
         for t, certain in reversed(tops):
             visible = min(p.band_mm, next_top - t - COVER_SLACK_MM)
             band_rows = fg[int(t) + 1:int(t + max(visible, 3))]
             colcov = band_rows.mean(axis=0) if len(band_rows) else cols
             cx = self._card_centre(colcov, p.card_w, (c0 + c1 + 1) / 2)
-            slope = self._slope(colour, t, cx, p.card_w)
-            rd = self._classify_at(zone, t, cx, slope, visible, frame, m2f, coef)
+            rd = self._classify_at(zone, t, cx, visible, frame, m2f, coef)
             if not certain and rd.score < INDEX_LIKE:
                 continue  # a line in the art, not a card's edge
             if reads and rd.top_local > next_top - MIN_GAP_MM * LOW_PX:
@@ -275,8 +278,19 @@ class Reader:
             if certain and rd.score < MIN_SCORE * 0.6 and not self._card_shaped(fg, t, bottom):
                 continue
             reads.append(rd)
+            sure.append(certain)
             next_top = rd.top_local
         reads.reverse()
+        sure.reverse()
+        # Two reads snapped onto one card: keep the one found from the stack's shape,
+        # else the better explained.
+        k = 1
+        while k < len(reads):
+            if reads[k].top_local - reads[k - 1].top_local < MIN_GAP_MM * LOW_PX:
+                drop = k if (sure[k - 1], reads[k - 1].score) >= (sure[k], reads[k].score) else k - 1
+                del reads[drop], sure[drop]
+            else:
+                k += 1
         for k, rd in enumerate(reads):
             rd.order = k
         return reads
@@ -297,21 +311,7 @@ class Reader:
         block = fg[int(top):int(bottom)]
         return bool(len(block) and (block.mean(axis=0) > 0.8).sum() > 40)
 
-    @staticmethod
-    def _slope(colour: FloatImage, t: float, cx: float, card_w: float) -> float:
-        """The card's top edge tilt (dv/du), from where the edge lies left and right."""
-        ys = []
-        for frac in (-0.3, 0.3):
-            x = int(cx + frac * card_w * LOW_PX)
-            lo, hi = int(t) - 4, int(t) + 5
-            if lo < 1 or hi >= colour.shape[0] or not 3 <= x < colour.shape[1] - 3:
-                return 0.0
-            g = edge_rows(colour[lo:hi, x - 3:x + 4], spread=1)
-            ys.append(lo + float(np.argmax(g)))
-        s = (ys[1] - ys[0]) / (0.6 * card_w * LOW_PX)
-        return float(np.clip(s, -0.08, 0.08))
-
-    def _classify_at(self, zone: Zone, t: float, cx: float, slope: float, visible: float,
+    def _classify_at(self, zone: Zone, t: float, cx: float, visible: float,
                      frame: Image, m2f: FloatImage,
                      coef: FloatImage) -> CardRead:
         p = self.profile
@@ -386,7 +386,21 @@ class Reader:
             if best is None or quick > best[0]:
                 best = (quick, tx, ty, aligned)
         assert best is not None
-        _, tx, ty, aligned = best
+        quick, tx, ty, aligned = best
+        if quick < GOOD_FIT:
+            # A doubtful fit (a covered card, its coverer's edge across the band):
+            # search the tilt again, judged by how well some card explains the band.
+            for sl in SLOPES_FINE:
+                crop2, band2 = warp(sl)
+                g = cv2.GaussianBlur(cv2.cvtColor(crop2, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
+                res = cv2.matchTemplate(g, mean_tpl, cv2.TM_CCOEFF_NORMED)
+                _, _, _, loc = cv2.minMaxLoc(res)
+                tx2, ty2 = loc[0] - ix, loc[1] - iy
+                pad2 = cv2.copyMakeBorder(crop2, q, q + h, q, q + w, cv2.BORDER_REPLICATE)
+                al2 = pad2[ty2 - s + q:ty2 + h + s + q, tx2 - s + q:tx2 + w + s + q]
+                quick2 = self.best_score(al2, visible - (ty2 - m) / TPL_PX)
+                if quick2 > quick:
+                    quick, tx, ty, aligned, band = quick2, tx2, ty2, al2, band2
         token, conf, score, cands = self.classify(aligned, visible - (ty - m) / TPL_PX)
         du, dvv = (tx - m) / TPL_PX, (ty - m) / TPL_PX
         moved = [(u + du, v + dvv) for u, v in band]
