@@ -9,12 +9,18 @@ The pipeline for one frame:
    find the stack's extent and the top edge of every card in it: the first is
    the stack's top, the last lies one card height above the stack's bottom,
    and covered cards show as horizontal edges in between;
-4. cut each card's index band from the full-resolution frame, straightened
-   by its own top edge, and compare it with the profile: grey normalised
-   cross-correlation over small shifts, minus a colour distance. The margin
-   between the best and the second-best token is the confidence; below the
-   threshold the card is ``unknown``. A weak candidate edge whose band looks
-   like no index at all is not a card (it is a line in the art).
+4. cut each card's index band from the full-resolution frame and place it
+   exactly: the card's tilt is the one at which the deck's average band (its
+   shared layout: frame, corner indices, band edges) matches best, and the
+   offset is chosen among that match and the strongest edges by how well
+   some card of the profile explains the band;
+5. classify: every token is ranked by grey normalised cross-correlation
+   over small shifts minus a colour distance (above a noise floor); the
+   leaders are then compared pairwise where their templates differ (the
+   numeral, the pips, the name) and by colour. The winner's smallest
+   pairwise margin is its confidence; a weak match or a small margin makes
+   the card ``unknown``, never a guess. A candidate edge whose band looks
+   like no index is not a card (it is a line in the art).
 """
 
 from __future__ import annotations
@@ -31,10 +37,7 @@ from vision.mat import MatLayout, Zone, standard_mat
 from vision.position import UNKNOWN, build_position
 from vision.profile import BLUR, INSET_X, INSET_Y, TPL_PX, DeckProfile, band_px
 from vision.render_mat import background_mask, render_mat
-from vision.types import (
-    FloatImage,
-    Image,
-)
+from vision.types import FloatImage, Image
 
 LOW_PX: Final = 1.0  # px/mm of the low-resolution top-down view
 ZONE_MARGIN: Final = 6.0  # mm around a zone where a crooked card may stick out
@@ -48,7 +51,7 @@ SLOPES_COARSE: Final = (-0.04, 0.0, 0.04)  # card tilts tried first, then refine
 SLOPE_STEP: Final = 0.02
 SLOPES_FINE: Final = tuple(round(-0.06 + 0.015 * i, 3) for i in range(9))
 GOOD_FIT: Final = 0.9  # below this best correlation the tilt is searched again
-SHIFT_PX: Final = 2  # template search range after snapping to the edges, each way
+SHIFT_PX: Final = 2  # template search range around the chosen placement, each way
 REFINE_MM: Final = 3.5  # how far the band may be from where the low-res view put it
 MIN_SCORE: Final = 0.75  # below: the band matches nothing in the profile well enough
 MIN_MARGIN: Final = 0.12  # below: two tokens are too alike to choose -> unknown
