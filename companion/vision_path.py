@@ -13,6 +13,7 @@ hand over the table and once still, and serves those frames.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import time
 from collections.abc import Callable
@@ -227,32 +228,42 @@ class WorkerFrames(TableFrames):
         super().__init__(seed, style, hand_frames)
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe()
-        self._worker = ctx.Process(
+        self._worker: multiprocessing.process.BaseProcess | None = ctx.Process(
             target=_render_worker, args=(child, seed, style, hand_frames), daemon=True
         )
         self._worker.start()
         self._pending: tuple[Zones, bool] | None = None
 
     def render(self, zones: Zones, hand: bool = True) -> tuple[list[FramePair], FramePair]:
-        if self._pending is not None:
-            asked, self._pending = self._pending, None
-            frames: tuple[list[FramePair], FramePair] = self._conn.recv()
-            if asked == (zones, hand):
-                return frames
-        self._conn.send((zones, hand))
-        frames = self._conn.recv()
-        return frames
+        if self._worker is None:
+            return super().render(zones, hand)
+        try:
+            if self._pending is not None:
+                asked, self._pending = self._pending, None
+                frames: tuple[list[FramePair], FramePair] = self._conn.recv()
+                if asked == (zones, hand):
+                    return frames
+            self._conn.send((zones, hand))
+            frames = self._conn.recv()
+            return frames
+        except (EOFError, OSError):
+            # The renderer process is gone: render here from now on.
+            self._worker = None
+            return super().render(zones, hand)
 
     def prefetch(self, zones: Zones, hand: bool = True) -> None:
         """Start rendering the next table now, while the app reads this one."""
-        if self._pending is None:
+        if self._pending is None and self._worker is not None:
             self._pending = (dict(zones), hand)
             self._conn.send(self._pending)
 
     def close(self) -> None:
-        if self._worker.is_alive():
-            self._conn.send(None)
+        if self._worker is not None and self._worker.is_alive():
+            with contextlib.suppress(OSError):
+                self._conn.send(None)
             self._worker.join(timeout=10)
+            if self._worker.is_alive():
+                self._worker.kill()
 
 
 class VisionTable:
