@@ -179,8 +179,11 @@ class Driver:
         if expect_event and step is not None and self.done > before:
             event = self.companion.tracker.events[before]
             if (event.player, event.action) != (step.player, step.action):
-                # A wrong card taken as played: the player undoes it and corrects the reading.
+                # A wrong card taken as played (a confident misreading): the companion's
+                # rulings stood on a wrong table until the player noticed, undid it and
+                # corrected the reading; they count against it.
                 self.report.wrong_events += 1
+                check_rulings(self.companion, step.position, self.report)
                 self.report.problems.append(f"took {event.describe()} for {step.describe()}")
                 while self.done > before:
                     self.companion.undo()
@@ -197,7 +200,7 @@ class Driver:
             read = [r.token for r in snap.readings(zone)]
             unsure = any(not r.certain(self.companion.tracker.threshold) for r in snap.readings(zone))
             standing = self.companion.tracker.corrections.get(zone)
-            if (read != truth or unsure) and standing != tuple(truth):
+            if (read != truth or unsure) and (standing is None or standing[0] != tuple(truth)):
                 self.report.corrections += 1
                 self.companion.correct(zone, truth)
 

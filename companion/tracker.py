@@ -230,7 +230,10 @@ class Tracker:
     history: list[tuple[TrackerState, TrackedEvent]] = field(default_factory=list, init=False)
     issues: list[Issue] = field(default_factory=list, init=False)
     last_snapshot: Snapshot | None = field(default=None, init=False)
-    corrections: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False)
+    # zone -> (what lies there, the reading it corrected)
+    corrections: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = field(
+        default_factory=dict, init=False
+    )
 
     def __post_init__(self) -> None:
         position = Position(to_move=self.first, variant=self.variant)
@@ -287,8 +290,9 @@ class Tracker:
         where = ZoneName.parse(zone)
         if where is None:
             raise ValueError(f"{zone!r} is not a zone the tracker follows")
-        # NotationError names a bad token.
-        self.corrections[zone] = tuple(parse_card(t).token for t in tokens)
+        fixed = tuple(parse_card(t).token for t in tokens)  # NotationError names a bad token
+        raw = () if self.last_snapshot is None else self.last_snapshot.readings(zone)
+        self.corrections[zone] = (fixed, tuple(r.token for r in raw))
         return self._evaluate()
 
     def confirm(self, flag: int | None = None) -> list[TrackedEvent]:
@@ -310,7 +314,7 @@ class Tracker:
                     fixed = tuple(parse_card(r.token).token for r in readings)
                 except NotationError:
                     continue
-                self.corrections[zone] = fixed
+                self.corrections[zone] = (fixed, tuple(r.token for r in readings))
         return self._evaluate()
 
     def _effective(
@@ -318,18 +322,19 @@ class Tracker:
     ) -> tuple[Reading, ...]:
         """The readings with a standing correction applied.
 
-        A correction stands while the zone's reading fits it: no card read for sure
-        that it does not list, no more cards than it lists, and none of its cards
-        read for sure in another zone (``elsewhere``). A card the camera keeps
-        missing or misreading stays corrected; a card laid there or taken away to
-        another zone drops the correction.
+        A correction stands while the zone reads exactly as when it was corrected (the
+        same misreading), or while its reading fits the correction: no card read for
+        sure that it does not list, no more cards than it lists, and none of its cards
+        read for sure in another zone (``elsewhere``). A card the camera keeps missing
+        or misreading stays corrected; a card laid there or taken away to another zone
+        drops the correction.
         """
         standing = self.corrections.get(zone)
         if standing is None:
             return readings
-        fixed = standing
+        fixed, raw = standing
         sure = Counter(r.token for r in readings if r.certain(self.threshold))
-        fits = (
+        fits = tuple(r.token for r in readings) == raw or (
             not sure - Counter(fixed)
             and len(readings) <= len(fixed)
             and not any(elsewhere[t] - sure[t] > 0 for t in fixed)

@@ -225,3 +225,13 @@ def test_at_a_real_table_whoever_lays_the_first_card_starts() -> None:
     assert event.player is N and t.state.to_move is S
     assert t.observe(snapshot_of({"flag4.north": ["G2", "G3"]})) == []  # then turns alternate
     assert "south's turn" in t.issues[0].message
+
+
+def test_a_correction_stands_while_the_same_misreading_persists() -> None:
+    t = Tracker(first=S)
+    play_through(t, {"flag2.south": ["Y5"]}, {"flag2.south": ["Y5"], "flag2.north": ["B1"]})
+    misread = {"flag2.south": ["Y4"], "flag2.north": ["B1"]}  # Y5 read as Y4, for sure
+    assert t.observe(snapshot_of(misread)) == [] and not t.settled
+    assert t.correct("flag2.south", ["Y5"]) == [] and t.settled
+    [event] = t.observe(snapshot_of({**misread, "flag6.south": ["R1"]}))
+    assert event.describe() == "south R1@6"
