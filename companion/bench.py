@@ -11,6 +11,7 @@ TARGETS: dict[str, str] = {
     "vision": "vision.bench",
     "lights": "hardware.bench",
     "loop": "companion.loop_bench",
+    "ui": "companion.ui.bench",
 }
 
 

@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "deck": ("vision.cli", "export the printable recognition-friendly deck"),
     "enroll": ("vision.cli", "enrol a physical deck from photos or the camera"),
     "read": ("vision.cli", "read the cards in an image of the mat"),
+    "ui-shots": ("companion.ui.shots", "save every touchscreen screen as PNG (both sizes)"),
 }
 DEFAULT = "play"
 

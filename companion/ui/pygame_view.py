@@ -1,0 +1,214 @@
+"""The touchscreen view: stands where ``TerminalView`` stands, and sends taps back.
+
+``PygameView.show`` draws the app's ``ViewModel``; ``pump`` reads touches and
+turns each into one action: a claim, a correction or an undo on the attached
+``Companion``, or a move between screens. Each touch acts once: a finger
+gives FINGERDOWN and SDL also synthesises a mouse press from it, so mouse
+events marked ``touch`` are ignored and a desktop mouse still works.
+
+The screens are drawn at the configured size (800×480 landscape or 720×1280
+portrait) and turned a quarter when the display's orientation differs.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from companion.rules.position import Player
+from companion.ui import theme
+from companion.ui.layout import Layout
+from companion.ui.screens import SCREENS, Intent, Scene, Target
+from companion.ui.terminal import TerminalView, ViewModel
+
+if TYPE_CHECKING:
+    from companion.app import Companion
+
+LANDSCAPE = (800, 480)
+PORTRAIT = (720, 1280)
+
+
+class Display:
+    """The logical screen, and how it maps onto the physical one (rotated if needed)."""
+
+    def __init__(self, size: tuple[int, int], physical: pygame.Surface | None = None) -> None:
+        self.size = size
+        self.physical = physical
+        self.surface = pygame.Surface(size)
+        phys = physical.get_size() if physical is not None else size
+        self.rotated = (phys[0] > phys[1]) != (size[0] > size[1])
+        self.physical_size = phys
+
+    def present(self) -> None:
+        if self.physical is None:
+            return
+        image = pygame.transform.rotate(self.surface, 90) if self.rotated else self.surface
+        if image.get_size() != self.physical_size:
+            image = pygame.transform.smoothscale(image, self.physical_size)
+        self.physical.blit(image, (0, 0))
+        pygame.display.flip()
+
+    def to_logical(self, x: float, y: float) -> tuple[int, int]:
+        """A physical pixel to a logical one (the inverse of ``present``)."""
+        w, h = self.size
+        pw, ph = self.physical_size
+        if self.rotated:
+            # rotate(90) turns the surface counter-clockwise: logical (x, y) lands
+            # at physical (y, w-1-x), scaled to the physical size.
+            sx, sy = x * h / pw, y * w / ph
+            return int(w - 1 - sy), int(sx)
+        return int(x * w / pw), int(y * h / ph)
+
+
+class PygameView(TerminalView):
+    def __init__(
+        self,
+        size: tuple[int, int] = LANDSCAPE,
+        *,
+        window: bool = False,
+        fullscreen: bool = False,
+        names: dict[Player, str] | None = None,
+        colours: dict[str, theme.RGB] | None = None,
+    ) -> None:
+        super().__init__(io.StringIO(), live=False)
+        pygame.init()
+        physical = None
+        if window or fullscreen:
+            flags = pygame.FULLSCREEN if fullscreen else 0
+            physical = pygame.display.set_mode((0, 0) if fullscreen else size, flags)
+            pygame.display.set_caption("Battle Line companion")
+            pygame.mouse.set_visible(not fullscreen)
+        self.display = Display(size, physical)
+        self.layout = Layout(*size)
+        self.companion: Companion | None = None
+        self.scene: Scene | None = None
+        self.names = names
+        self.colours = colours
+        self.targets: list[Target] = []
+        self.said: list[str] = []
+        self.frames = 0
+
+    # ------------------------------------------------------------ TerminalView
+    def attach(self, companion: Companion) -> None:
+        """Taps now act on ``companion``; its options show in the settings."""
+        self.companion = companion
+        self.show(companion.model())
+
+    def show(self, model: ViewModel) -> None:
+        if self.scene is None:
+            self.scene = Scene(model)
+            if self.names:
+                self.scene.names = dict(self.names)
+            self.scene.colours = self.colours
+        self.scene.model = model
+        if self.companion is not None:
+            self.scene.position = self.companion.tracker.position
+            self.scene.outcome = self.companion.outcome
+            self.scene.can_undo = bool(self.companion.tracker.history)
+            options = self.companion.options
+            self.scene.options["auto_claim"] = "on" if options.auto_claim else "off"
+            self.scene.options["hints"] = "on" if options.hints else "off"
+            self.scene.options["claim_timing"] = self.companion.variant.claim_timing
+            if self.scene.outcome is not None and self.scene.screen in ("play", "ruling"):
+                self.scene.screen = "over" if self.scene.screen == "play" else "ruling"
+        self.draw()
+        self.display.present()
+
+    def say(self, line: str) -> None:
+        self.said.append(line)
+        if self.scene is not None:
+            self.scene.toast = line
+
+    def board(self, model: ViewModel) -> None:
+        self.show(model)
+
+    # ------------------------------------------------------------ drawing
+    def draw(self) -> pygame.Surface:
+        surface = self.display.surface
+        if self.scene is None:
+            surface.fill(theme.BACKGROUND)
+            self.targets = []
+            return surface
+        self.targets = SCREENS[self.scene.screen](surface, self.layout, self.scene)
+        self.frames += 1
+        return surface
+
+    def screenshot(self, path: str | os.PathLike[str]) -> None:
+        pygame.image.save(self.draw(), str(path))
+
+    # ------------------------------------------------------------ input
+    def pump(self) -> list[Intent]:
+        """Handle every waiting pygame event; returns the intents acted on."""
+        done = []
+        for event in pygame.event.get():
+            intent = self.handle_event(event)
+            if intent is not None:
+                done.append(intent)
+        return done
+
+    def handle_event(self, event: Any) -> Intent | None:
+        if event.type == pygame.FINGERDOWN:
+            pw, ph = self.display.physical_size
+            return self.tap(*self.display.to_logical(event.x * pw, event.y * ph))
+        if (event.type == pygame.MOUSEBUTTONDOWN and not getattr(event, "touch", False)
+                and event.button == 1):
+            return self.tap(*self.display.to_logical(*event.pos))
+        return None
+
+    def tap(self, x: int, y: int) -> Intent | None:
+        """A tap at logical (x, y): the topmost target under it acts."""
+        for rect, intent in reversed(self.targets):
+            if rect.collidepoint(x, y):
+                self.act(intent)
+                return intent
+        return None
+
+    def act(self, intent: Intent) -> None:
+        scene = self.scene
+        if scene is None or intent.kind == "none":
+            return
+        companion = self.companion
+        scene.toast = ""
+        if intent.kind == "go":
+            scene.screen = intent.value
+            if intent.flag is not None:
+                scene.flag = intent.flag
+            elif intent.value == "teach_flags" and scene.flag is None:
+                scene.flag = 0
+        elif intent.kind == "flag":
+            scene.flag, scene.screen = intent.flag, "flag"
+        elif intent.kind == "pick":
+            scene.pick_zone, scene.pick_slot, scene.screen = intent.zone, int(intent.value), "pick"
+        elif intent.kind == "claim" and companion is not None:
+            assert intent.flag is not None and intent.player is not None
+            scene.ruling = companion.claim(intent.flag, intent.player)
+            scene.screen = "ruling"
+        elif intent.kind == "correct" and companion is not None:
+            companion.correct(intent.zone, list(intent.tokens))
+            scene.screen = "flag"
+        elif intent.kind == "undo" and companion is not None:
+            event = companion.undo()
+            if event is None:
+                scene.toast = _nothing_to_undo()
+            scene.screen = "play"
+        elif intent.kind == "option":
+            scene.options[intent.zone] = intent.value
+            if companion is not None and intent.zone in ("auto_claim", "hints"):
+                from dataclasses import replace
+
+                companion.options = replace(companion.options, **{intent.zone: intent.value == "on"})
+                companion.refresh()
+        if companion is not None and intent.kind in ("go", "flag", "pick", "option"):
+            self.show(companion.model())
+        else:
+            self.draw()
+            self.display.present()
+
+
+def _nothing_to_undo() -> str:
+    from companion.ui.i18n import _
+
+    return _("Nothing to undo.")

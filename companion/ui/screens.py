@@ -1,0 +1,575 @@
+"""The screens: each draws itself and returns its tap targets.
+
+A target is a rect and an ``Intent``; the view turns a tap into the intent of
+the topmost target under it. Screens only read: the ``Scene`` holds what they
+show (the app's ``ViewModel`` plus what only the touchscreen needs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pygame
+
+from companion.rules.cards import Card, Colour, Tactic, Troop, parse_card
+from companion.rules.claims import adjudicate
+from companion.rules.formations import (
+    GMT_FORMATION_NAMES,
+    MEDIEVAL_FORMATION_NAMES,
+    Formation,
+    Strength,
+    evaluate,
+)
+from companion.rules.game import Ending, Outcome
+from companion.rules.position import PLAYERS, Flag, Player, Position
+from companion.rules.terrain import side_best, side_strength
+from companion.tracker import ClaimResult
+from companion.ui import theme
+from companion.ui.cards import draw_card, fan
+from companion.ui.i18n import N_, _
+from companion.ui.layout import MIN_TARGET, Layout
+from companion.ui.terminal import ViewModel
+from hardware.states import FlagState
+
+
+@dataclass(frozen=True)
+class Intent:
+    """What a tap asks for. Game intents go to the companion; the rest move the view."""
+
+    kind: str  # claim, correct, undo, option, go, pick, close, flag
+    flag: int | None = None
+    player: Player | None = None
+    zone: str = ""
+    tokens: tuple[str, ...] = ()
+    value: str = ""
+
+
+Target = tuple[pygame.Rect, Intent]
+
+
+@dataclass
+class Scene:
+    """What the screens show: the app's model and the touchscreen's own state."""
+
+    model: ViewModel
+    position: Position | None = None
+    outcome: Outcome | None = None
+    screen: str = "play"  # play, flag, ruling, pick, teach, teach_flags, settings
+    flag: int | None = None  # the flag open in the flag panel or teach view
+    ruling: ClaimResult | None = None
+    pick_zone: str = ""
+    pick_slot: int = 0  # the card being corrected; len(side) adds one
+    names: dict[Player, str] = field(
+        default_factory=lambda: {Player.NORTH: _("North"), Player.SOUTH: _("South")}
+    )
+    colours: dict[str, theme.RGB] | None = None
+    options: dict[str, str] = field(
+        default_factory=lambda: {"auto_claim": "off", "hints": "on", "claim_timing": "standard"}
+    )
+    toast: str = ""
+    can_undo: bool = True
+
+    def colour(self, player: Player) -> theme.RGB:
+        return theme.player_colour(player.value, self.colours)
+
+    def formation_names(self) -> dict[Formation, str]:
+        return MEDIEVAL_FORMATION_NAMES if self.model.medieval else GMT_FORMATION_NAMES
+
+    def the_position(self) -> Position:
+        return self.position or Position(flags=tuple(self.model.flags))
+
+
+def formation_label(scene: Scene, flag: Flag, player: Player) -> str:
+    cards = flag.cards(player)
+    if not cards:
+        return ""
+    strength = side_strength(flag, player)
+    if strength is None:
+        need = flag.side_size(player) - len(cards)
+        return _("{n} to go").format(n=need)
+    return f"{scene.formation_names()[strength.formation]} {strength.total}"
+
+
+# --------------------------------------------------------------------------- frame
+def top_bar(surface: pygame.Surface, layout: Layout, scene: Scene, title: str) -> list[Target]:
+    bar = layout.top_bar
+    pygame.draw.rect(surface, theme.PANEL, bar)
+    size = layout.px(30)
+    north, south = scene.model.score
+    x = 14
+    r = theme.draw_text(surface, scene.names[Player.NORTH], (x, bar.centery), size,
+                        scene.colour(Player.NORTH), anchor="midleft")
+    r = theme.draw_text(surface, f" {north} : {south} ", (r.right, bar.centery), size,
+                        theme.TEXT, anchor="midleft")
+    r = theme.draw_text(surface, scene.names[Player.SOUTH], (r.right, bar.centery), size,
+                        scene.colour(Player.SOUTH), anchor="midleft")
+    targets: list[Target] = []
+    buttons = [(_("Settings"), Intent("go", value="settings"))]
+    if scene.screen == "play":
+        buttons = [(_("Teach"), Intent("go", value="teach")), (_("Undo"), Intent("undo")),
+                   *buttons]
+    else:
+        buttons = [(_("Back"), Intent("go", value="play"))]
+    bw = layout.px(104)
+    right = bar.right - 8
+    for label, intent in reversed(buttons):
+        rect = pygame.Rect(right - bw, bar.top + 4, bw, bar.height - 8)
+        fill = theme.PANEL_LIGHT if intent.kind != "undo" or scene.can_undo else theme.PANEL
+        theme.button(surface, rect, label, fill=fill, size=layout.px(26))
+        targets.append((rect, intent))
+        right = rect.left - 8
+    centre = (r.right + right) // 2
+    if right - r.right > 120:  # the title only where it fits legibly
+        theme.draw_text(surface, title, (centre, bar.centery), layout.px(24), theme.MUTED,
+                        anchor="center", width=right - r.right - 20)
+    return targets
+
+
+# --------------------------------------------------------------------------- play
+def _token(surface: pygame.Surface, scene: Scene, rect: pygame.Rect, index: int,
+           flag: Flag, state: FlagState) -> None:
+    colour = theme.status_colour(state, scene.colours)
+    fill = theme.PANEL_LIGHT
+    if colour is not None:
+        fill = theme.mix(theme.PANEL, colour, 0.3 if theme.is_dim(state) else 0.85)
+    pygame.draw.rect(surface, fill, rect, border_radius=10)
+    if colour is not None:
+        pygame.draw.rect(surface, colour, rect, width=3, border_radius=10)
+    ink = theme.readable_on(fill)
+    portrait = rect.height > 80
+    number_size = 44 if portrait else 34
+    theme.draw_text(surface, str(index + 1), (rect.centerx, rect.centery - (10 if portrait else 4)),
+                    number_size, ink, anchor="center")
+    extra = [t.token for t in flag.environment]
+    if flag.terrain is not None:
+        extra.append(flag.terrain.token.title())
+    if state is FlagState.ATTENTION:
+        extra.insert(0, "!")
+    elif state is FlagState.UNCERTAIN:
+        extra.insert(0, "?")
+    if extra:
+        theme.draw_text(surface, " ".join(extra), (rect.centerx, rect.bottom - 3),
+                        18 if not portrait else 22, ink, anchor="midbottom", width=rect.width - 6)
+
+
+def _label(surface: pygame.Surface, text: str, rect: pygame.Rect, size: int,
+           colour: theme.RGB, *, align: str) -> None:
+    lines = theme.wrap(text, size, rect.width)[:2]
+    line_h = int(size * 0.85)
+    y = rect.centery - line_h * len(lines) // 2
+    for line in lines:
+        x = {"center": rect.centerx, "left": rect.left, "right": rect.right}[align]
+        anchor = {"center": "midtop", "left": "topleft", "right": "topright"}[align]
+        theme.draw_text(surface, line, (x, y), size, colour, anchor=anchor, width=rect.width)
+        y += line_h
+
+
+def draw_play(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[Target]:
+    surface.fill(theme.BACKGROUND)
+    targets = top_bar(surface, layout, scene, scene.model.game or _("Battle Line"))
+    model = scene.model
+    medieval = model.medieval
+    for i, flag in enumerate(model.flags):
+        slot = layout.flag_slot(i)
+        state = model.statuses[i].light
+        if i % 2 == 0:
+            pygame.draw.rect(surface, theme.mix(theme.BACKGROUND, theme.PANEL, 0.5), slot.whole)
+        colour = theme.status_colour(state, scene.colours)
+        if colour is not None and state in (FlagState.CLAIMED_NORTH, FlagState.CLAIMED_SOUTH):
+            pygame.draw.rect(surface, theme.mix(theme.BACKGROUND, colour, 0.18), slot.whole)
+        vertical = not layout.portrait
+        fan(surface, flag.north, slot.north, vertical=vertical, card_w=layout.card_w,
+            medieval=medieval, reverse=True)
+        fan(surface, flag.south, slot.south, vertical=vertical, card_w=layout.card_w,
+            medieval=medieval)
+        size = 22 if layout.portrait else 17
+        align_n, align_s = ("right", "left") if layout.portrait else ("center", "center")
+        _label(surface, formation_label(scene, flag, Player.NORTH), slot.north_label, size,
+               theme.TEXT, align=align_n)
+        _label(surface, formation_label(scene, flag, Player.SOUTH), slot.south_label, size,
+               theme.TEXT, align=align_s)
+        _token(surface, scene, slot.token, i, flag, state)
+        targets.append((slot.whole, Intent("flag", flag=i)))
+    _bottom(surface, layout, scene)
+    return targets
+
+
+def _bottom(surface: pygame.Surface, layout: Layout, scene: Scene) -> None:
+    bar = layout.bottom_bar
+    pygame.draw.rect(surface, theme.PANEL, bar)
+    model = scene.model
+    area = bar.inflate(-28, -12)
+    size = layout.px(24)
+    if model.messages:
+        text = "! " + model.messages[0]
+        colour = theme.player_colour("attention", scene.colours)
+    elif scene.toast:
+        text, colour = scene.toast, theme.TEXT
+    elif model.last_ruling:
+        text, colour = model.last_ruling, theme.TEXT
+    else:
+        text, colour = _("Tap a flag to claim it or to fix its cards."), theme.MUTED
+    theme.draw_wrapped(surface, text, area, size, colour)
+    if layout.portrait and len(model.messages) > 1:
+        y = area.top + layout.px(24) * 2
+        for message in model.messages[1:4]:
+            theme.draw_text(surface, "! " + message, (area.left, y), layout.px(20), theme.MUTED,
+                            width=area.width)
+            y += layout.px(22)
+
+
+# --------------------------------------------------------------------------- flag panel
+def _panel(surface: pygame.Surface, rect: pygame.Rect) -> None:
+    shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    shade.fill((0, 0, 0, 150))
+    surface.blit(shade, (0, 0))
+    pygame.draw.rect(surface, theme.PANEL, rect, border_radius=16)
+    pygame.draw.rect(surface, theme.LINE, rect, width=2, border_radius=16)
+
+
+def draw_flag_panel(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[Target]:
+    """A flag opened: both sides' cards (tap one to correct it), and claim buttons."""
+    targets = draw_play(surface, layout, scene)
+    assert scene.flag is not None
+    index = scene.flag
+    flag = scene.model.flags[index]
+    rect = layout.dialog(0.9)
+    _panel(surface, rect)
+    targets = [(surface.get_rect(), Intent("go", value="play"))]  # a tap outside closes
+    targets.append((rect, Intent("none")))
+    status = scene.model.statuses[index]
+    theme.draw_text(surface, _("Flag {n}").format(n=index + 1), (rect.left + 20, rect.top + 14),
+                    layout.px(34))
+    theme.draw_text(surface, _(status.text), (rect.right - 20, rect.top + 18), layout.px(24),
+                    theme.MUTED, anchor="topright")
+    inner = rect.inflate(-40, 0)
+    row_h = (rect.height - 60 - layout.px(64) - 16) // 2
+    card_w = min(layout.px(58), int((row_h - 30) / 1.4))
+    y = rect.top + 56
+    for player in PLAYERS:
+        name = scene.names[player]
+        label = formation_label(scene, flag, player) or _("no cards")
+        theme.draw_text(surface, f"{name}: {label}", (inner.left, y), layout.px(22),
+                        scene.colour(player), width=inner.width)
+        area = pygame.Rect(inner.left, y + 24, inner.width - layout.px(86) - 10, row_h - 28)
+        visible = fan(surface, flag.cards(player), area, vertical=False, card_w=card_w,
+                      medieval=scene.model.medieval)
+        zone = f"flag{index + 1}.{player.value}"
+        for card_rect, slot in visible:
+            targets.append((card_rect, Intent("pick", zone=zone, value=str(slot))))
+        add = pygame.Rect(inner.right - layout.px(86), area.top + (area.height - 56) // 2,
+                          layout.px(86), 56)
+        theme.button(surface, add, _("+ card"), size=layout.px(22))
+        targets.append((add, Intent("pick", zone=zone, value=str(len(flag.cards(player))))))
+        y += row_h
+    by = rect.bottom - layout.px(64) - 12
+    bw = (rect.width - 40 - 2 * 12) // 3
+    for k, player in enumerate(PLAYERS):
+        b = pygame.Rect(rect.left + 20 + k * (bw + 12), by, bw, layout.px(64))
+        theme.button(surface, b, _("{name} claims").format(name=scene.names[player]),
+                     fill=theme.mix(theme.PANEL, scene.colour(player), 0.7), size=layout.px(26))
+        targets.append((b, Intent("claim", flag=index, player=player)))
+    b = pygame.Rect(rect.left + 20 + 2 * (bw + 12), by, bw, layout.px(64))
+    theme.button(surface, b, _("Close"), size=layout.px(26))
+    targets.append((b, Intent("go", value="play")))
+    return targets
+
+
+# --------------------------------------------------------------------------- ruling
+def draw_ruling(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[Target]:
+    draw_play(surface, layout, scene)
+    result = scene.ruling
+    assert result is not None
+    rect = layout.dialog(0.82)
+    _panel(surface, rect)
+    ruling = result.ruling
+    granted = ruling is not None and ruling.granted
+    headline = _("Granted") if granted else _("Refused")
+    colour = theme.GOOD if granted else theme.BAD
+    who = scene.names[result.player]
+    theme.draw_text(surface, headline, (rect.left + 24, rect.top + 16), layout.px(48), colour)
+    theme.draw_text(surface, _("{name} claims flag {n}").format(name=who, n=result.flag + 1),
+                    (rect.right - 24, rect.top + 28), layout.px(26), scene.colour(result.player),
+                    anchor="topright")
+    text = result.message
+    if ruling is not None:
+        text = _(ruling.reason.value[0].upper() + ruling.reason.value[1:]) + "."
+    y = theme.draw_wrapped(surface, text, pygame.Rect(rect.left + 24, rect.top + 76,
+                                                      rect.width - 48, layout.px(70)),
+                           layout.px(28))
+    if ruling is not None and ruling.counterexample:
+        other = scene.names[result.player.other]
+        names = scene.formation_names()
+        threat = ruling.threat
+        line = _("{name} could still add:").format(name=other)
+        theme.draw_text(surface, line, (rect.left + 24, y + 10), layout.px(24), theme.MUTED)
+        flag = scene.model.flags[result.flag]
+        shown: list[Card] = [*flag.cards(result.player.other), *ruling.counterexample]
+        area = pygame.Rect(rect.left + 24, y + 40, rect.width - 48,
+                           rect.bottom - y - 40 - layout.px(64) - 60)
+        card_w = min(layout.px(70), int(area.height / 1.4))
+        visible = fan(surface, shown, area, vertical=False, card_w=card_w,
+                      medieval=scene.model.medieval)
+        added = len(flag.cards(result.player.other))
+        for card_rect, i in visible:
+            if i >= added:
+                pygame.draw.rect(surface, theme.TEXT, card_rect.inflate(6, 6), width=3,
+                                 border_radius=8)
+        if threat is not None:
+            theme.draw_text(surface, f"= {names[threat.formation]} {threat.total}",
+                            (rect.left + 24, area.bottom + 8), layout.px(26), theme.TEXT)
+    elif ruling is not None and ruling.threat is not None:
+        names = scene.formation_names()
+        theme.draw_text(surface, _("Theirs: {f}").format(
+            f=f"{names[ruling.threat.formation]} {ruling.threat.total}"),
+            (rect.left + 24, y + 12), layout.px(26), theme.TEXT)
+    ok = pygame.Rect(rect.right - 24 - layout.px(160), rect.bottom - layout.px(64) - 16,
+                     layout.px(160), layout.px(64))
+    theme.button(surface, ok, _("OK"), fill=theme.ACCENT, size=layout.px(30))
+    return [(surface.get_rect(), Intent("go", value="play"))]
+
+
+# --------------------------------------------------------------------------- card picker
+PICK_CARDS: tuple[Card, ...] = (
+    *(parse_card(f"{c.letter}{v}") for c in Colour for v in range(1, 11)),
+    *Tactic,
+)
+
+
+def draw_picker(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[Target]:
+    """Every card of the deck: tap the one that really lies there, or remove it."""
+    surface.fill(theme.BACKGROUND)
+    targets = top_bar(surface, layout, scene, _("Which card is it?"))
+    zone = scene.pick_zone
+    flag_no = int(zone.split(".")[0][4:])
+    player = Player(zone.split(".")[1])
+    cards = list(scene.model.flags[flag_no - 1].cards(player))
+    board = layout.board.union(layout.bottom_bar)
+    cols = 10 if not layout.portrait else 6
+    rows = (len(PICK_CARDS) + cols - 1) // cols
+    footer = layout.px(60)
+    cell_w = (board.width - 16) // cols
+    cell_h = (board.height - footer - 16) // rows
+    for k, card in enumerate(PICK_CARDS):
+        col, row = k % cols, k // cols
+        cell = pygame.Rect(board.left + 8 + col * cell_w, board.top + 6 + row * cell_h,
+                           cell_w, cell_h)
+        w = min(cell.width - 6, int((cell.height - 4) / 1.4))
+        rect = pygame.Rect(0, 0, w, int(w * 1.4))
+        rect.center = cell.center
+        current = scene.pick_slot < len(cards) and cards[scene.pick_slot] == card
+        draw_card(surface, card, rect, medieval=scene.model.medieval,
+                  highlight=theme.TEXT if current else None)
+        tokens = list(cards)
+        if scene.pick_slot < len(tokens):
+            tokens[scene.pick_slot] = card
+        else:
+            tokens.append(card)
+        targets.append((cell, Intent("correct", zone=zone,
+                                     tokens=tuple(c.token for c in tokens))))
+    fy = board.bottom - footer + 4
+    what = _("Flag {n}, {name}").format(n=flag_no, name=scene.names[player])
+    theme.draw_text(surface, what, (16, fy + footer // 2 - 4), layout.px(24),
+                    scene.colour(player), anchor="midleft")
+    if scene.pick_slot < len(cards):
+        remove = pygame.Rect(board.right - layout.px(200) - 8, fy, layout.px(200), footer - 8)
+        rest = cards[: scene.pick_slot] + cards[scene.pick_slot + 1:]
+        theme.button(surface, remove, _("Remove card"), fill=theme.BAD, size=layout.px(24))
+        targets.append((remove, Intent("correct", zone=zone, tokens=tuple(c.token for c in rest))))
+    return targets
+
+
+# --------------------------------------------------------------------------- teach
+EXAMPLES: tuple[tuple[Formation, str, str], ...] = (
+    (Formation.WEDGE, "R8 R9 R10", N_("Three of one colour in a row.")),
+    (Formation.PHALANX, "B7 G7 P7", N_("Three of the same value.")),
+    (Formation.BATTALION, "Y2 Y6 Y9", N_("Three of one colour.")),
+    (Formation.SKIRMISH, "O4 B5 G6", N_("Three values in a row, any colours.")),
+    (Formation.HOST, "P10 R6 G3", N_("Anything else: the sum counts.")),
+)
+
+
+def draw_teach(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[Target]:
+    """The formation guide, strongest first, each with an example drawn as cards."""
+    surface.fill(theme.BACKGROUND)
+    targets = top_bar(surface, layout, scene, _("Formations, strongest first"))
+    board = layout.board.union(layout.bottom_bar)
+    footer = layout.px(64)
+    rows = len(EXAMPLES)
+    row_h = (board.height - footer - 16) // rows
+    names = scene.formation_names()
+    card_w = min(layout.px(52), int((row_h - 10) / 1.4))
+    for k, (formation, tokens, rule) in enumerate(EXAMPLES):
+        row = pygame.Rect(12, board.top + 8 + k * row_h, board.width - 24, row_h - 6)
+        pygame.draw.rect(surface, theme.PANEL, row, border_radius=10)
+        cards = [parse_card(t) for t in tokens.split()]
+        area = pygame.Rect(row.left + 10, row.top + 3, card_w * 3 + 16, row.height - 6)
+        fan(surface, cards, area, vertical=False, card_w=card_w, medieval=scene.model.medieval)
+        strength: Strength = evaluate(cards)
+        x = area.right + 16
+        theme.draw_text(surface, f"{k + 1}. {names[formation]}", (x, row.top + 8), layout.px(30))
+        theme.draw_text(surface, _(rule) + " " + _("Sum {n}.").format(n=strength.total),
+                        (x, row.top + 8 + layout.px(30)), layout.px(22), theme.MUTED,
+                        width=row.right - x - 10)
+    b = pygame.Rect(board.right - layout.px(260) - 12, board.bottom - footer - 2,
+                    layout.px(260), footer - 6)
+    theme.button(surface, b, _("Flag by flag"), fill=theme.ACCENT, size=layout.px(26))
+    targets.append((b, Intent("go", value="teach_flags")))
+    theme.draw_text(surface, _("Ties go to who completed first."),
+                    (16, b.centery), layout.px(22), theme.MUTED, anchor="midleft",
+                    width=b.left - 30)
+    return targets
+
+
+def draw_teach_flags(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[Target]:
+    """Per flag: each side's formation, what could still beat it, and the provable flags."""
+    surface.fill(theme.BACKGROUND)
+    targets = top_bar(surface, layout, scene, _("What can still win each flag"))
+    position = scene.the_position()
+    rulings = adjudicate(position)
+    board = layout.board.union(layout.bottom_bar)
+    # Flag chooser: nine buttons across the top.
+    bw = (board.width - 16) // 9
+    index = scene.flag if scene.flag is not None else 0
+    for i in range(9):
+        b = pygame.Rect(board.left + 8 + i * bw, board.top + 6, bw - 4, max(MIN_TARGET,
+                                                                          layout.px(50)))
+        theme.button(surface, b, str(i + 1), fill=theme.ACCENT if i == index else theme.PANEL,
+                     size=layout.px(28))
+        targets.append((b, Intent("go", value="teach_flags", flag=i)))
+    y = board.top + 6 + max(MIN_TARGET, layout.px(50)) + 10
+    provable = [f"{i + 1} ({scene.names[p]})" for p in PLAYERS for i in rulings.claimable(p)]
+    text = (_("Provable now: flag {list}").format(list=", ".join(provable)) if provable
+            else _("No flag can be proved yet."))
+    theme.draw_text(surface, text, (16, y), layout.px(24), theme.GOOD if provable else theme.MUTED,
+                    width=board.width - 32)
+    y += layout.px(34)
+    flag = position.flags[index]
+    unseen = position.unseen_troops()
+    names = scene.formation_names()
+    block_h = (board.bottom - y - 8) // 2
+    for player in PLAYERS:
+        block = pygame.Rect(12, y, board.width - 24, block_h - 8)
+        pygame.draw.rect(surface, theme.PANEL, block, border_radius=10)
+        mine = side_strength(flag, player)
+        label = formation_label(scene, flag, player) or _("no cards yet")
+        theme.draw_text(surface, f"{scene.names[player]}: {label}", (block.left + 12,
+                        block.top + 8), layout.px(26), scene.colour(player),
+                        width=block.width - 24)
+        other = player.other
+        extra: tuple[Troop, ...]
+        if flag.claimed_by is not None:
+            note, extra = _("Claimed by {name}.").format(name=scene.names[flag.claimed_by]), ()
+        elif mine is not None:
+            threat = side_best(flag, other, unseen, better_than=mine)
+            if threat is None:
+                note, extra = _("Nothing {name} can still add beats it.").format(
+                    name=scene.names[other]), ()
+            else:
+                note = _("{name} beats it with {f}:").format(
+                    name=scene.names[other], f=f"{names[threat.strength.formation]} "
+                    f"{threat.strength.total}")
+                extra = threat.added
+        else:
+            best = side_best(flag, player, unseen)
+            if best is None:
+                note, extra = _("Cannot be completed any more."), ()
+            else:
+                note = _("Best still possible, {f}:").format(
+                    f=f"{names[best.strength.formation]} {best.strength.total}")
+                extra = best.added
+        theme.draw_text(surface, note, (block.left + 12, block.top + 8 + layout.px(30)),
+                        layout.px(22), theme.TEXT, width=block.width - 24)
+        area = pygame.Rect(block.left + 12, block.top + 14 + layout.px(54), block.width - 24,
+                           block.bottom - block.top - 20 - layout.px(54))
+        card_w = min(layout.px(52), int(area.height / 1.4))
+        shown: Sequence[Card] = (*flag.cards(other if mine is not None else player), *extra) \
+            if extra else flag.cards(player)
+        visible = fan(surface, shown, area, vertical=False, card_w=card_w,
+                      medieval=scene.model.medieval)
+        base = len(shown) - len(extra)
+        for card_rect, i in visible:
+            if extra and i >= base:
+                pygame.draw.rect(surface, theme.TEXT, card_rect.inflate(6, 6), width=3,
+                                 border_radius=8)
+        y += block_h
+    return targets
+
+
+# --------------------------------------------------------------------------- settings
+SETTINGS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("auto_claim", N_("Auto-claim provable flags"), ("off", "on")),
+    ("hints", N_("Show claimable flags"), ("on", "off")),
+    ("claim_timing", N_("Claim timing (next game)"), ("standard", "advanced")),
+)
+VALUE_WORDS = {"on": N_("On"), "off": N_("Off"), "standard": N_("Standard"),
+               "advanced": N_("Advanced")}
+
+
+def draw_settings(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[Target]:
+    surface.fill(theme.BACKGROUND)
+    targets = top_bar(surface, layout, scene, _("Settings"))
+    board = layout.board.union(layout.bottom_bar)
+    row_h = max(MIN_TARGET + 12, layout.px(72))
+    y = board.top + 12
+    for key, label, choices in SETTINGS:
+        row = pygame.Rect(12, y, board.width - 24, row_h - 8)
+        pygame.draw.rect(surface, theme.PANEL, row, border_radius=10)
+        theme.draw_text(surface, _(label), (row.left + 16, row.centery), layout.px(28),
+                        anchor="midleft", width=row.width - layout.px(220) - 40)
+        value = scene.options.get(key, choices[0])
+        nxt = choices[(choices.index(value) + 1) % len(choices)] if value in choices else choices[0]
+        b = pygame.Rect(row.right - layout.px(200) - 10, row.top + 6, layout.px(200),
+                        row.height - 12)
+        on = value in ("on", "advanced")
+        theme.button(surface, b, _(VALUE_WORDS[value]), fill=theme.ACCENT if on else
+                     theme.PANEL_LIGHT, size=layout.px(26))
+        targets.append((b, Intent("option", zone=key, value=nxt)))
+        y += row_h
+    return targets
+
+
+# --------------------------------------------------------------------------- game over
+def draw_game_over(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[Target]:
+    draw_play(surface, layout, scene)
+    outcome = scene.outcome
+    assert outcome is not None
+    rect = layout.dialog(0.7)
+    _panel(surface, rect)
+    if outcome.winner is None:
+        head, colour = _("A draw"), theme.TEXT
+    else:
+        head = _("{name} wins").format(name=scene.names[outcome.winner])
+        colour = scene.colour(outcome.winner)
+    how = {Ending.BREAKTHROUGH: _("by breakthrough: three flags side by side"),
+           Ending.ENVELOPMENT: _("by envelopment: five flags")}.get(outcome.ending, "")
+    theme.draw_text(surface, head, (rect.centerx, rect.top + 24), layout.px(56), colour,
+                    anchor="midtop")
+    theme.draw_text(surface, how, (rect.centerx, rect.top + 24 + layout.px(60)), layout.px(26),
+                    theme.MUTED, anchor="midtop", width=rect.width - 40)
+    north, south = scene.model.score
+    line = _("Match: {a} {x} – {y} {b}").format(a=scene.names[Player.NORTH], x=north, y=south,
+                                                 b=scene.names[Player.SOUTH])
+    theme.draw_text(surface, line, (rect.centerx, rect.centery + 20), layout.px(34), theme.TEXT,
+                    anchor="center", width=rect.width - 40)
+    flags = _("Flags held: {a} and {b}").format(a=outcome.flags[0], b=outcome.flags[1])
+    theme.draw_text(surface, flags, (rect.centerx, rect.centery + 20 + layout.px(40)),
+                    layout.px(24), theme.MUTED, anchor="center")
+    ok = pygame.Rect(0, 0, layout.px(200), layout.px(64))
+    ok.midbottom = (rect.centerx, rect.bottom - 16)
+    theme.button(surface, ok, _("Show the board"), fill=theme.ACCENT, size=layout.px(26))
+    return [(ok, Intent("go", value="board"))]
+
+
+SCREENS = {
+    "play": draw_play,
+    "board": draw_play,
+    "flag": draw_flag_panel,
+    "ruling": draw_ruling,
+    "pick": draw_picker,
+    "teach": draw_teach,
+    "teach_flags": draw_teach_flags,
+    "settings": draw_settings,
+    "over": draw_game_over,
+}

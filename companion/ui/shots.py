@@ -1,0 +1,113 @@
+"""``battleline-companion ui-shots DIR``: every screen at both sizes as PNGs.
+
+The screens show a demonstration game (a few plays on a simulated table, one
+refused and one granted claim), the same one the golden tests draw.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from companion.app import Companion
+from companion.journal import Journal
+from companion.rules.position import Player, Variant
+from companion.snapshot import Reading, Snapshot, snapshot_of
+from companion.tracker import Tracker
+from companion.ui.pygame_view import LANDSCAPE, PORTRAIT, PygameView
+from hardware.config import LightsConfig
+from hardware.lights import NoLights
+
+# A mid-game table, south first: plays alternate, one zone at a time.
+DEMO_PLAYS: tuple[tuple[str, str], ...] = (
+    ("flag2.south", "R8"), ("flag2.north", "B1"), ("flag2.south", "R9"),
+    ("flag2.north", "G1"), ("flag2.south", "R10"), ("flag5.north", "Y2"),
+    ("flag5.south", "P3"), ("flag5.north", "Y3"), ("flag5.south", "P4"),
+    ("flag5.north", "Y4"), ("flag7.south", "O10"), ("flag7.north", "B10"),
+    ("flag7.south", "G10"), ("flag7.north", "AL"), ("flag4.south", "B5"),
+    ("flag4.north", "P6"), ("flag1.south", "G2"), ("flag9.north", "R1"),
+)
+
+
+def demo_companion(directory: Path, view: PygameView, plays: int = len(DEMO_PLAYS)) -> Companion:
+    journal = Journal.create(directory, {"first": "south", "variant": {}})
+    companion = Companion(Tracker(Variant(), Player.SOUTH), journal,
+                          NoLights(LightsConfig(board="none")), view)
+    zones: dict[str, list[str]] = {}
+    for zone, token in DEMO_PLAYS[:plays]:
+        zones.setdefault(zone, []).append(token)
+        companion.on_snapshot(snapshot_of(zones))
+    view.attach(companion)
+    return companion
+
+
+def unread_card(companion: Companion, zone: str) -> None:
+    """The demo table again with a card at ``zone`` the camera could not read."""
+    zones: dict[str, list[Reading]] = {}
+    for where, token in DEMO_PLAYS:
+        zones.setdefault(where, []).append(Reading(token, 1.0))
+    zones.setdefault(zone, []).append(Reading("unknown", 0.1))
+    companion.on_snapshot(Snapshot({k: tuple(v) for k, v in zones.items()}))
+
+
+@contextmanager
+def demo(size: tuple[int, int]) -> Iterator[tuple[PygameView, Companion]]:
+    with tempfile.TemporaryDirectory() as tmp:
+        view = PygameView(size)
+        companion = demo_companion(Path(tmp), view)
+        try:
+            yield view, companion
+        finally:
+            companion.journal.close()
+
+
+def scenes(view: PygameView, companion: Companion) -> Iterator[str]:
+    """Walks the view through every screen, yielding each screen's name once it shows."""
+    from companion.ui.screens import Intent
+
+    assert view.scene is not None
+    yield "play"
+    view.act(Intent("flag", flag=1))
+    yield "flag"
+    view.act(Intent("claim", flag=4, player=Player.NORTH))
+    yield "ruling_refused"
+    view.act(Intent("go", value="play"))
+    view.act(Intent("claim", flag=1, player=Player.SOUTH))
+    yield "ruling_granted"
+    view.act(Intent("go", value="play"))
+    view.act(Intent("pick", zone="flag7.north", value="1"))
+    yield "pick"
+    view.act(Intent("go", value="teach"))
+    yield "teach"
+    view.act(Intent("go", value="teach_flags", flag=4))
+    yield "teach_flags"
+    view.act(Intent("go", value="settings"))
+    yield "settings"
+    view.act(Intent("go", value="play"))
+    unread_card(companion, "flag3.south")
+    yield "attention"
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="battleline-companion ui-shots",
+                                     description="save every touchscreen screen as PNG")
+    parser.add_argument("directory", type=Path)
+    ns = parser.parse_args(argv)
+    ns.directory.mkdir(parents=True, exist_ok=True)
+    out = io.StringIO()
+    for size in (LANDSCAPE, PORTRAIT):
+        with demo(size) as (view, companion):
+            for name in scenes(view, companion):
+                path = ns.directory / f"{name}_{size[0]}x{size[1]}.png"
+                view.screenshot(path)
+                out.write(f"{path}\n")
+    print(out.getvalue(), end="")
+    return 0

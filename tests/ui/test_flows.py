@@ -1,0 +1,139 @@
+"""Synthetic touches drive the claim, correction, undo, teach and settings flows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pygame
+import pytest
+
+from companion.app import Companion
+from companion.rules.position import Player
+from companion.ui.layout import MIN_TARGET
+from companion.ui.pygame_view import LANDSCAPE, PORTRAIT, Display, PygameView
+from companion.ui.screens import Intent
+from companion.ui.shots import demo_companion, unread_card
+from hardware.states import FlagState
+
+
+@pytest.fixture(params=[LANDSCAPE, PORTRAIT], ids=["landscape", "portrait"])
+def table(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[PygameView, Companion]]:
+    view = PygameView(request.param)
+    companion = demo_companion(tmp_path, view)
+    yield view, companion
+    companion.journal.close()
+
+
+def target_of(view: PygameView, match: Intent) -> pygame.Rect:
+    rects = [rect for rect, intent in view.targets if intent == match]
+    assert rects, f"no target for {match} on {view.scene and view.scene.screen}"
+    return rects[-1]
+
+
+def touch(view: PygameView, rect: pygame.Rect) -> Intent | None:
+    """A finger on the centre of ``rect``: SDL's FINGERDOWN plus the mouse press it synthesises."""
+    w, h = view.display.physical_size
+    x, y = rect.center
+    pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, x=x / w, y=y / h, finger_id=0,
+                                         touch_id=0, dx=0, dy=0, pressure=1.0))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, y), button=1, touch=True))
+    done = view.pump()
+    assert len(done) <= 1  # each touch acts once
+    return done[0] if done else None
+
+
+def test_a_tap_on_a_flag_then_on_claim_rules_and_a_refusal_shows_the_counterexample(
+    table: tuple[PygameView, Companion],
+) -> None:
+    view, companion = table
+    assert touch(view, view.layout.flag_slot(4).token) == Intent("flag", flag=4)
+    assert view.scene is not None and view.scene.screen == "flag"
+    touch(view, target_of(view, Intent("claim", flag=4, player=Player.NORTH)))
+    ruling = view.scene.ruling
+    assert view.scene.screen == "ruling" and ruling is not None and ruling.ruling is not None
+    assert not ruling.ruling.granted
+    assert [t.token for t in ruling.ruling.counterexample or ()] == ["P5"]
+    assert companion.tracker.position.flags[4].claimed_by is None
+    touch(view, view.display.surface.get_rect())  # OK closes
+    assert view.scene.screen == "play"
+    touch(view, view.layout.flag_slot(1).token)
+    touch(view, target_of(view, Intent("claim", flag=1, player=Player.SOUTH)))
+    assert view.scene.ruling is not None and view.scene.ruling.ruling is not None
+    assert view.scene.ruling.ruling.granted
+    assert companion.tracker.position.flags[1].claimed_by is Player.SOUTH
+    touch(view, view.display.surface.get_rect())
+    touch(view, target_of(view, Intent("undo")))
+    assert companion.tracker.position.flags[1].claimed_by is None
+
+
+def test_a_card_the_camera_could_not_read_is_chosen_by_touch(
+    table: tuple[PygameView, Companion],
+) -> None:
+    view, companion = table
+    unread_card(companion, "flag3.south")
+    assert companion.statuses()[2].light is FlagState.UNCERTAIN
+    touch(view, view.layout.flag_slot(2).token)
+    touch(view, target_of(view, Intent("pick", zone="flag3.south", value="0")))
+    assert view.scene is not None and view.scene.screen == "pick"
+    touch(view, target_of(view, Intent("correct", zone="flag3.south", tokens=("Y5",))))
+    assert [c.token for c in companion.tracker.position.flags[2].south] == ["Y5"]
+    assert companion.statuses()[2].light is FlagState.OFF and not companion.messages()
+    assert view.scene.screen == "flag"
+    touch(view, target_of(view, Intent("go", value="play")))
+    touch(view, target_of(view, Intent("undo")))
+    assert companion.tracker.position.flags[2].south == ()
+
+
+def test_teach_shows_provable_flags_and_walks_flag_by_flag(
+    table: tuple[PygameView, Companion],
+) -> None:
+    view, _ = table
+    touch(view, target_of(view, Intent("go", value="teach")))
+    assert view.scene is not None and view.scene.screen == "teach"
+    touch(view, target_of(view, Intent("go", value="teach_flags")))
+    assert view.scene.screen == "teach_flags" and view.scene.flag == 0
+    touch(view, target_of(view, Intent("go", value="teach_flags", flag=4)))
+    assert view.scene.flag == 4
+
+
+def test_settings_toggle_the_companions_options(table: tuple[PygameView, Companion]) -> None:
+    view, companion = table
+    touch(view, target_of(view, Intent("go", value="settings")))
+    assert not companion.options.auto_claim
+    touch(view, target_of(view, Intent("option", zone="auto_claim", value="on")))
+    assert companion.options.auto_claim
+    touch(view, target_of(view, Intent("option", zone="hints", value="off")))
+    assert not companion.options.hints
+    assert all(s.light.name in ("OFF", "ATTENTION", "UNCERTAIN") or s.light.name.startswith(
+        "CLAIMED") for s in companion.statuses())
+
+
+def test_every_target_is_big_enough_on_every_screen(table: tuple[PygameView, Companion]) -> None:
+    from companion.ui.shots import scenes
+
+    view, companion = table
+    for name in scenes(view, companion):
+        view.draw()
+        for rect, intent in view.targets:
+            if intent.kind in ("none",) or rect == view.display.surface.get_rect():
+                continue
+            if intent.kind == "pick" and intent.value != str(
+                    len(view.scene.model.flags[int(intent.zone[4]) - 1].cards(
+                        Player(intent.zone.split(".")[1])))) if view.scene else False:
+                continue  # a card in a fan: its visible strip is as tall as the index
+            assert min(rect.width, rect.height) >= MIN_TARGET - 8, (name, intent, rect)
+
+
+def test_a_portrait_screen_on_a_landscape_display_is_turned_and_touches_map_back() -> None:
+    pygame.display.init()
+    physical = pygame.display.set_mode((1280, 720))
+    display = Display(PORTRAIT, physical)
+    assert display.rotated
+    display.surface.fill((0, 0, 0))
+    display.surface.fill((255, 0, 0), pygame.Rect(0, 0, 40, 40))  # top-left corner, logical
+    display.present()
+    # Turned counter-clockwise: the logical top-left lands bottom-left.
+    assert physical.get_at((10, 10))[:3] != (255, 0, 0)
+    assert physical.get_at((10, 710))[:3] == (255, 0, 0)
+    assert display.to_logical(10, 710) == (9, 10)

@@ -1,0 +1,50 @@
+"""Every string the touchscreen shows is in the English catalog, compiled and shipped."""
+
+from __future__ import annotations
+
+import gettext
+
+from companion.ui import i18n
+
+
+def test_the_catalog_holds_every_ui_string_and_the_mo_matches_the_po() -> None:
+    messages = i18n.extract(i18n.ui_sources())
+    catalog = i18n.read_po(i18n.PO_PATH)
+    missing = [m for m in messages if m not in catalog]
+    assert not missing, f"run python -m companion.ui.i18n: {missing}"
+    assert i18n.MO_PATH.read_bytes() == i18n.mo_bytes(catalog)
+    with i18n.MO_PATH.open("rb") as mo:
+        compiled = gettext.GNUTranslations(mo)
+    assert compiled.gettext("Refused") == catalog["Refused"] == "Refused"
+
+
+def test_the_screen_strings_come_from_the_catalog() -> None:
+    try:
+        i18n.set_language("xx")  # no such catalog: the source strings
+        assert i18n._("Refused") == "Refused"
+        i18n.set_language("en")
+        assert isinstance(i18n._translation, gettext.GNUTranslations)
+        assert i18n._("Refused") == "Refused"
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_translation_in_the_catalog_reaches_the_screen(tmp_path: object) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "de.mo"
+    path.write_bytes(i18n.mo_bytes({"Refused": "Abgelehnt"}))
+    with path.open("rb") as mo:
+        translation = gettext.GNUTranslations(mo)
+    assert translation.gettext("Refused") == "Abgelehnt"
+    assert translation.gettext("Granted") == "Granted"  # untranslated: the source string
+
+
+def test_the_package_data_globs_ship_the_catalog() -> None:
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(i18n.__file__).parents[2] / "pyproject.toml").read_text())
+    globs = project["tool"]["setuptools"]["package-data"]["*"]
+    assert "*.po" in globs and "*.mo" in globs
+    assert i18n.PO_PATH.parent == Path(i18n.__file__).parent  # beside a package's modules
