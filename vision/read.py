@@ -53,7 +53,8 @@ SLOPES_FINE: Final = tuple(round(-0.06 + 0.015 * i, 3) for i in range(9))
 GOOD_FIT: Final = 0.9  # below this best correlation the tilt is searched again
 SHIFT_PX: Final = 2  # template search range around the chosen placement, each way
 REFINE_MM: Final = 3.5  # how far the band may be from where the low-res view put it
-MIN_SCORE: Final = 0.75  # below: the band matches nothing in the profile well enough
+MIN_SCORE: Final = 0.85  # below: the band matches nothing in the profile well enough
+MAX_RANK_GAP: Final = 0.06  # how far below the best ranked a pairwise winner may start
 MIN_MARGIN: Final = 0.12  # below: two tokens are too alike to choose -> unknown
 INDEX_LIKE: Final = 0.8  # a weak edge is a card only if its band matches this well
 MIN_GAP_MM: Final = 8.0  # closest two fanned card tops can be
@@ -466,7 +467,11 @@ class Reader:
         margin = min(margins.values())
         top = float(ncc[winner])
         conf = float(np.clip(margin / (2 * MIN_MARGIN), 0, 1))
-        if top < MIN_SCORE or margin < MIN_MARGIN:
+        # Never a guess: the winner must explain the band well with its colour
+        # too, and the pairwise look may only settle near-ties of the ranking.
+        plausible = (float(score[winner]) >= MIN_SCORE
+                     and float(score[winner]) >= float(score[order[0]]) - MAX_RANK_GAP)
+        if not plausible or margin < MIN_MARGIN:
             return UNKNOWN, conf * 0.5, top, cands
         return self.profile.tokens[winner], 0.5 + conf * 0.5, top, cands
 
