@@ -32,12 +32,17 @@ def card_size(width: int) -> tuple[int, int]:
 
 
 def draw_card(
-    surface: pygame.Surface, card: Card, rect: pygame.Rect, *, medieval: bool = False,
+    surface: pygame.Surface, card: Card | None, rect: pygame.Rect, *, medieval: bool = False,
     highlight: tuple[int, int, int] | None = None,
 ) -> None:
+    """``card`` None is a card the camera could not read: a grey card with a question mark."""
     radius = max(4, rect.width // 10)
     index = max(16, int(rect.width * 0.42))
-    if isinstance(card, Troop):
+    if card is None:
+        pygame.draw.rect(surface, (96, 100, 108), rect, border_radius=radius)
+        theme.draw_text(surface, "?", (rect.left + max(4, rect.width // 12), rect.top + 2), index)
+        theme.draw_text(surface, "?", rect.center, int(rect.width * 0.8), anchor="center")
+    elif isinstance(card, Troop):
         face = theme.CARD_COLOURS[card.colour]
         pygame.draw.rect(surface, face, rect, border_radius=radius)
         inner = rect.inflate(-max(4, rect.width // 8), -max(4, rect.width // 8))
@@ -72,18 +77,21 @@ def draw_card(
 
 def fan(
     surface: pygame.Surface,
-    cards: Sequence[Card],
+    cards: Sequence[Card | None],
     area: pygame.Rect,
     *,
     vertical: bool,
     card_w: int,
     medieval: bool = False,
     reverse: bool = False,
+    marked: Sequence[int] = (),
+    mark: tuple[int, int, int] = (255, 255, 255),
 ) -> list[tuple[pygame.Rect, int]]:
     """Cards in play order along ``area``, overlapping only as much as they must.
 
     Each card's corner index stays visible. ``reverse`` starts at the far end
     (bottom or right), so the first card lies next to the flag above it.
+    Cards whose positions are in ``marked`` get an outline in ``mark``.
     Returns each card's visible (tappable) rect and its position in ``cards``.
     """
     w, h = card_size(card_w)
@@ -109,7 +117,8 @@ def fan(
     # (or left) down, whichever end the fan starts at.
     order = list(range(n - 1, -1, -1)) if reverse else list(range(n))
     for i in order:
-        draw_card(surface, cards[i], rects[i], medieval=medieval)
+        draw_card(surface, cards[i], rects[i], medieval=medieval,
+                  highlight=mark if i in marked else None)
     visible: list[tuple[pygame.Rect, int]] = []
     for k, i in enumerate(order):
         rect = rects[i]

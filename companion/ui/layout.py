@@ -84,9 +84,9 @@ class Layout:
         south = pygame.Rect(col.left + 2, south_label.bottom + 2, col.width - 4, side_h - 6)
         return FlagSlot(north, north_label, token, south_label, south, col)
 
-    def dialog(self, height_share: float = 0.8) -> pygame.Rect:
+    def dialog(self, height_share: float = 0.8, portrait_share: float = 0.6) -> pygame.Rect:
         w = self.width - (40 if self.portrait else 80)
-        h = int(self.height * (0.6 if self.portrait else height_share))
+        h = int(self.height * (portrait_share if self.portrait else height_share))
         rect = pygame.Rect(0, 0, w, h)
         rect.center = (self.width // 2, self.height // 2)
         return rect

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from companion.rules.position import Player
+from companion.snapshot import UNKNOWN
 from companion.ui import theme
 from companion.ui.layout import Layout
 from companion.ui.screens import SCREENS, Intent, Scene, Target
@@ -105,7 +106,17 @@ class PygameView(TerminalView):
             self.scene.colours = self.colours
         self.scene.model = model
         if self.companion is not None:
-            self.scene.position = self.companion.tracker.position
+            tracker = self.companion.tracker
+            self.scene.position = tracker.position
+            snap = tracker.last_snapshot
+            self.scene.readings = {}
+            for zone, readings in ({} if snap is None else snap.zones).items():
+                corrected = tracker.corrections.get(zone)
+                if corrected is not None and corrected[1] == tuple(r.token for r in readings):
+                    continue  # a person said what lies there: the record shows it
+                self.scene.readings[zone] = tuple(
+                    (r.token, r.certain(tracker.threshold)) for r in readings
+                )
             self.scene.outcome = self.companion.outcome
             self.scene.can_undo = bool(self.companion.tracker.history)
             options = self.companion.options
@@ -166,6 +177,22 @@ class PygameView(TerminalView):
                 return intent
         return None
 
+    def _choose(self, scene: Scene, token: str) -> None:
+        """A card chosen in the picker (``""``: remove the card). While another card of
+        the zone is still unread the picker moves on to it; then the zone is corrected."""
+        tokens = scene.pick_tokens
+        if scene.pick_slot >= len(tokens):
+            tokens.append(token)
+        else:
+            tokens[scene.pick_slot] = token
+        tokens[:] = [t for t in tokens if t]
+        if UNKNOWN in tokens:
+            scene.pick_slot = tokens.index(UNKNOWN)
+            return
+        if self.companion is not None:
+            self.companion.correct(scene.pick_zone, tokens)
+        scene.screen = "flag"
+
     def act(self, intent: Intent) -> None:
         scene = self.scene
         if scene is None or intent.kind == "none":
@@ -182,13 +209,16 @@ class PygameView(TerminalView):
             scene.flag, scene.screen = intent.flag, "flag"
         elif intent.kind == "pick":
             scene.pick_zone, scene.pick_slot, scene.screen = intent.zone, int(intent.value), "pick"
+            scene.pick_tokens = scene.zone_tokens(intent.zone)
+        elif intent.kind == "choose":
+            self._choose(scene, intent.value)
         elif intent.kind == "claim" and companion is not None:
             assert intent.flag is not None and intent.player is not None
             scene.ruling = companion.claim(intent.flag, intent.player)
             scene.screen = "ruling"
-        elif intent.kind == "correct" and companion is not None:
-            companion.correct(intent.zone, list(intent.tokens))
-            scene.screen = "flag"
+        elif intent.kind == "confirm" and companion is not None:
+            companion.confirm(intent.flag)
+            scene.screen = "play"
         elif intent.kind == "undo" and companion is not None:
             event = companion.undo()
             if event is None:
@@ -201,7 +231,7 @@ class PygameView(TerminalView):
 
                 companion.options = replace(companion.options, **{intent.zone: intent.value == "on"})
                 companion.refresh()
-        if companion is not None and intent.kind in ("go", "flag", "pick", "option"):
+        if companion is not None and intent.kind in ("go", "flag", "pick", "option", "choose"):
             self.show(companion.model())
         else:
             self.draw()

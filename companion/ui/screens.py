@@ -7,13 +7,12 @@ show (the app's ``ViewModel`` plus what only the touchscreen needs).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pygame
 
 from companion.rules.cards import Card, Colour, Tactic, Troop, parse_card
-from companion.rules.claims import adjudicate
+from companion.rules.claims import Reason, adjudicate
 from companion.rules.formations import (
     GMT_FORMATION_NAMES,
     MEDIEVAL_FORMATION_NAMES,
@@ -60,6 +59,9 @@ class Scene:
     ruling: ClaimResult | None = None
     pick_zone: str = ""
     pick_slot: int = 0  # the card being corrected; len(side) adds one
+    pick_tokens: list[str] = field(default_factory=list)  # the zone as it will be corrected
+    # What the camera last read per zone: (token or "unknown", read for sure).
+    readings: dict[str, tuple[tuple[str, bool], ...]] = field(default_factory=dict)
     names: dict[Player, str] = field(
         default_factory=lambda: {Player.NORTH: _("North"), Player.SOUTH: _("South")}
     )
@@ -76,6 +78,13 @@ class Scene:
     def formation_names(self) -> dict[Formation, str]:
         return MEDIEVAL_FORMATION_NAMES if self.model.medieval else GMT_FORMATION_NAMES
 
+    def zone_tokens(self, zone: str) -> list[str]:
+        """The zone's cards as the camera reads them, else as recorded."""
+        if self.readings.get(zone):
+            return [token for token, _sure in self.readings[zone]]
+        flag_no, side = zone.split(".")[:2]
+        return [c.token for c in self.model.flags[int(flag_no[4:]) - 1].cards(Player(side))]
+
     def the_position(self) -> Position:
         return self.position or Position(flags=tuple(self.model.flags))
 
@@ -89,6 +98,36 @@ def formation_label(scene: Scene, flag: Flag, player: Player) -> str:
         need = flag.side_size(player) - len(cards)
         return _("{n} to go").format(n=need)
     return f"{scene.formation_names()[strength.formation]} {strength.total}"
+
+
+REASONS: dict[Reason, str] = {
+    Reason.STRONGER: N_("{me}'s formation beats {them}'s complete one."),
+    Reason.TIE_COMPLETED_FIRST: N_("Equal formations, and {me} completed first."),
+    Reason.UNBEATABLE: N_("Nothing {them} can still add beats it."),
+    Reason.OPPONENT_CANNOT_COMPLETE: N_("Too few troops remain for {them} to complete."),
+    Reason.CLAIMED: N_("This flag is already claimed."),
+    Reason.GAME_OVER: N_("The game is already decided."),
+    Reason.INCOMPLETE: N_("{me}'s formation is not complete yet."),
+    Reason.WEAKER: N_("{them}'s complete formation is stronger."),
+    Reason.TIE_COMPLETED_LAST: N_("Equal formations, and {them} completed first."),
+    Reason.BEATABLE: N_("{them} could still complete a stronger formation."),
+}
+
+
+def status_words(scene: Scene, index: int) -> str:
+    """A flag's status in words, with the players' names."""
+    state = scene.model.statuses[index].light
+    if state is FlagState.ATTENTION:
+        return _("Needs attention")
+    if state is FlagState.UNCERTAIN:
+        return _("Reading not sure")
+    if state in (FlagState.CLAIMED_NORTH, FlagState.CLAIMED_SOUTH):
+        who = Player.NORTH if state is FlagState.CLAIMED_NORTH else Player.SOUTH
+        return _("Claimed by {name}").format(name=scene.names[who])
+    if state in (FlagState.CLAIMABLE_NORTH, FlagState.CLAIMABLE_SOUTH):
+        who = Player.NORTH if state is FlagState.CLAIMABLE_NORTH else Player.SOUTH
+        return _("{name} can claim it").format(name=scene.names[who])
+    return _("Open")
 
 
 # --------------------------------------------------------------------------- frame
@@ -220,6 +259,14 @@ def _bottom(surface: pygame.Surface, layout: Layout, scene: Scene) -> None:
 
 
 # --------------------------------------------------------------------------- flag panel
+def _card_or_none(token: str) -> Card | None:
+    try:
+        return parse_card(token)
+    except ValueError:
+        return None  # "unknown": the camera could not read it
+
+
+
 def _panel(surface: pygame.Surface, rect: pygame.Rect) -> None:
     shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
     shade.fill((0, 0, 0, 150))
@@ -234,15 +281,15 @@ def draw_flag_panel(surface: pygame.Surface, layout: Layout, scene: Scene) -> li
     assert scene.flag is not None
     index = scene.flag
     flag = scene.model.flags[index]
-    rect = layout.dialog(0.9)
+    rect = layout.dialog(0.9, 0.5)
     _panel(surface, rect)
     targets = [(surface.get_rect(), Intent("go", value="play"))]  # a tap outside closes
     targets.append((rect, Intent("none")))
     status = scene.model.statuses[index]
-    theme.draw_text(surface, _("Flag {n}").format(n=index + 1), (rect.left + 20, rect.top + 14),
-                    layout.px(34))
-    theme.draw_text(surface, _(status.text), (rect.right - 20, rect.top + 18), layout.px(24),
-                    theme.MUTED, anchor="topright")
+    title = theme.draw_text(surface, _("Flag {n}").format(n=index + 1),
+                            (rect.left + 20, rect.top + 14), layout.px(34))
+    theme.draw_text(surface, status_words(scene, index), (title.right + 16, title.bottom - 2),
+                    layout.px(24), theme.MUTED, anchor="bottomleft")
     inner = rect.inflate(-40, 0)
     row_h = (rect.height - 60 - layout.px(64) - 16) // 2
     card_w = min(layout.px(58), int((row_h - 30) / 1.4))
@@ -253,18 +300,35 @@ def draw_flag_panel(surface: pygame.Surface, layout: Layout, scene: Scene) -> li
         theme.draw_text(surface, f"{name}: {label}", (inner.left, y), layout.px(22),
                         scene.colour(player), width=inner.width)
         area = pygame.Rect(inner.left, y + 24, inner.width - layout.px(86) - 10, row_h - 28)
-        visible = fan(surface, flag.cards(player), area, vertical=False, card_w=card_w,
-                      medieval=scene.model.medieval)
         zone = f"flag{index + 1}.{player.value}"
+        read = scene.readings.get(zone, ())
+        recorded = [c.token for c in flag.cards(player)]
+        cards: list[Card | None]
+        if (read and [t for t, _sure in read] != recorded) or any(not sure for _t, sure in read):
+            # The camera sees something else than the record: show what it reads,
+            # the doubtful cards marked, so the right one can be chosen.
+            cards = [_card_or_none(t) for t, _sure in read]
+            doubtful = [i for i, (_t, sure) in enumerate(read) if not sure]
+        else:
+            cards, doubtful = list(flag.cards(player)), []
+        visible = fan(surface, cards, area, vertical=False, card_w=card_w,
+                      medieval=scene.model.medieval, marked=doubtful,
+                      mark=theme.player_colour("attention", scene.colours))
         for card_rect, slot in visible:
             targets.append((card_rect, Intent("pick", zone=zone, value=str(slot))))
         add = pygame.Rect(inner.right - layout.px(86), area.top + (area.height - 56) // 2,
                           layout.px(86), 56)
         theme.button(surface, add, _("+ card"), size=layout.px(22))
-        targets.append((add, Intent("pick", zone=zone, value=str(len(flag.cards(player))))))
+        targets.append((add, Intent("pick", zone=zone, value=str(len(cards)))))
         y += row_h
     by = rect.bottom - layout.px(64) - 12
     bw = (rect.width - 40 - 2 * 12) // 3
+    if status.light is FlagState.UNCERTAIN:
+        # The reading is only doubtful: one tap accepts it as read.
+        ok = pygame.Rect(rect.right - 20 - layout.px(200), rect.top + 10, layout.px(200),
+                         max(48, layout.px(50)))
+        theme.button(surface, ok, _("Confirm reading"), fill=theme.ACCENT, size=layout.px(24))
+        targets.append((ok, Intent("confirm", flag=index)))
     for k, player in enumerate(PLAYERS):
         b = pygame.Rect(rect.left + 20 + k * (bw + 12), by, bw, layout.px(64))
         theme.button(surface, b, _("{name} claims").format(name=scene.names[player]),
@@ -278,54 +342,53 @@ def draw_flag_panel(surface: pygame.Surface, layout: Layout, scene: Scene) -> li
 
 # --------------------------------------------------------------------------- ruling
 def draw_ruling(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[Target]:
+    """The ruling: granted or refused, why, and what beats the claim drawn as cards."""
     draw_play(surface, layout, scene)
     result = scene.ruling
     assert result is not None
-    rect = layout.dialog(0.82)
+    rect = layout.dialog(0.84)
     _panel(surface, rect)
     ruling = result.ruling
     granted = ruling is not None and ruling.granted
-    headline = _("Granted") if granted else _("Refused")
+    me, them = scene.names[result.player], scene.names[result.player.other]
     colour = theme.GOOD if granted else theme.BAD
-    who = scene.names[result.player]
-    theme.draw_text(surface, headline, (rect.left + 24, rect.top + 16), layout.px(48), colour)
-    theme.draw_text(surface, _("{name} claims flag {n}").format(name=who, n=result.flag + 1),
-                    (rect.right - 24, rect.top + 28), layout.px(26), scene.colour(result.player),
+    left, width = rect.left + 24, rect.width - 48
+    theme.draw_text(surface, _("Granted") if granted else _("Refused"), (left, rect.top + 14),
+                    layout.px(48), colour)
+    theme.draw_text(surface, _("{name} claims flag {n}").format(name=me, n=result.flag + 1),
+                    (rect.right - 24, rect.top + 26), layout.px(26), scene.colour(result.player),
                     anchor="topright")
-    text = result.message
-    if ruling is not None:
-        text = _(ruling.reason.value[0].upper() + ruling.reason.value[1:]) + "."
-    y = theme.draw_wrapped(surface, text, pygame.Rect(rect.left + 24, rect.top + 76,
-                                                      rect.width - 48, layout.px(70)),
-                           layout.px(28))
-    if ruling is not None and ruling.counterexample:
-        other = scene.names[result.player.other]
-        names = scene.formation_names()
-        threat = ruling.threat
-        line = _("{name} could still add:").format(name=other)
-        theme.draw_text(surface, line, (rect.left + 24, y + 10), layout.px(24), theme.MUTED)
-        flag = scene.model.flags[result.flag]
-        shown: list[Card] = [*flag.cards(result.player.other), *ruling.counterexample]
-        area = pygame.Rect(rect.left + 24, y + 40, rect.width - 48,
-                           rect.bottom - y - 40 - layout.px(64) - 60)
-        card_w = min(layout.px(70), int(area.height / 1.4))
+    text = result.message if ruling is None else _(REASONS[ruling.reason]).format(me=me, them=them)
+    y = theme.draw_wrapped(surface, text, pygame.Rect(left, rect.top + 14 + layout.px(56), width,
+                                                      layout.px(64)), layout.px(28))
+    names = scene.formation_names()
+    flag = scene.model.flags[result.flag]
+    if ruling is not None and ruling.strength is not None:
+        mine = f"{names[ruling.strength.formation]} {ruling.strength.total}"
+        theme.draw_text(surface, f"{me}: {mine}", (left, y + 6), layout.px(24),
+                        scene.colour(result.player))
+        y += layout.px(30)
+    ok_h = layout.px(64)
+    if ruling is not None and ruling.threat is not None:
+        threat = f"{names[ruling.threat.formation]} {ruling.threat.total}"
+        added = ruling.counterexample or ()
+        line = (_("{name} could still add the marked cards: {f}") if added
+                else _("{name} has {f}")).format(name=them, f=threat)
+        theme.draw_text(surface, line, (left, y + 8), layout.px(24), scene.colour(
+            result.player.other), width=width)
+        y += layout.px(34) + 8
+        shown: list[Card] = [*flag.cards(result.player.other), *added]
+        card_w = min(layout.px(68), int((rect.bottom - y - ok_h - 36) / 1.4))
+        area = pygame.Rect(left, y, width - layout.px(170), int(card_w * 1.4) + 4)
         visible = fan(surface, shown, area, vertical=False, card_w=card_w,
                       medieval=scene.model.medieval)
-        added = len(flag.cards(result.player.other))
+        first_added = len(shown) - len(added)
         for card_rect, i in visible:
-            if i >= added:
+            if i >= first_added:
                 pygame.draw.rect(surface, theme.TEXT, card_rect.inflate(6, 6), width=3,
                                  border_radius=8)
-        if threat is not None:
-            theme.draw_text(surface, f"= {names[threat.formation]} {threat.total}",
-                            (rect.left + 24, area.bottom + 8), layout.px(26), theme.TEXT)
-    elif ruling is not None and ruling.threat is not None:
-        names = scene.formation_names()
-        theme.draw_text(surface, _("Theirs: {f}").format(
-            f=f"{names[ruling.threat.formation]} {ruling.threat.total}"),
-            (rect.left + 24, y + 12), layout.px(26), theme.TEXT)
-    ok = pygame.Rect(rect.right - 24 - layout.px(160), rect.bottom - layout.px(64) - 16,
-                     layout.px(160), layout.px(64))
+    ok = pygame.Rect(rect.right - 24 - layout.px(150), rect.bottom - ok_h - 16, layout.px(150),
+                     ok_h)
     theme.button(surface, ok, _("OK"), fill=theme.ACCENT, size=layout.px(30))
     return [(surface.get_rect(), Intent("go", value="play"))]
 
@@ -344,7 +407,8 @@ def draw_picker(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[T
     zone = scene.pick_zone
     flag_no = int(zone.split(".")[0][4:])
     player = Player(zone.split(".")[1])
-    cards = list(scene.model.flags[flag_no - 1].cards(player))
+    tokens = scene.pick_tokens
+    current_token = tokens[scene.pick_slot] if scene.pick_slot < len(tokens) else ""
     board = layout.board.union(layout.bottom_bar)
     cols = 10 if not layout.portrait else 6
     rows = (len(PICK_CARDS) + cols - 1) // cols
@@ -358,25 +422,18 @@ def draw_picker(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[T
         w = min(cell.width - 6, int((cell.height - 4) / 1.4))
         rect = pygame.Rect(0, 0, w, int(w * 1.4))
         rect.center = cell.center
-        current = scene.pick_slot < len(cards) and cards[scene.pick_slot] == card
         draw_card(surface, card, rect, medieval=scene.model.medieval,
-                  highlight=theme.TEXT if current else None)
-        tokens = list(cards)
-        if scene.pick_slot < len(tokens):
-            tokens[scene.pick_slot] = card
-        else:
-            tokens.append(card)
-        targets.append((cell, Intent("correct", zone=zone,
-                                     tokens=tuple(c.token for c in tokens))))
+                  highlight=theme.TEXT if card.token == current_token else None)
+        targets.append((cell, Intent("choose", zone=zone, value=card.token)))
     fy = board.bottom - footer + 4
-    what = _("Flag {n}, {name}").format(n=flag_no, name=scene.names[player])
+    what = _("Flag {n}, {name}, card {k}").format(n=flag_no, name=scene.names[player],
+                                                  k=scene.pick_slot + 1)
     theme.draw_text(surface, what, (16, fy + footer // 2 - 4), layout.px(24),
                     scene.colour(player), anchor="midleft")
-    if scene.pick_slot < len(cards):
+    if scene.pick_slot < len(tokens):
         remove = pygame.Rect(board.right - layout.px(200) - 8, fy, layout.px(200), footer - 8)
-        rest = cards[: scene.pick_slot] + cards[scene.pick_slot + 1:]
         theme.button(surface, remove, _("Remove card"), fill=theme.BAD, size=layout.px(24))
-        targets.append((remove, Intent("correct", zone=zone, tokens=tuple(c.token for c in rest))))
+        targets.append((remove, Intent("choose", zone=zone, value="")))
     return targets
 
 
@@ -432,11 +489,13 @@ def draw_teach_flags(surface: pygame.Surface, layout: Layout, scene: Scene) -> l
     # Flag chooser: nine buttons across the top.
     bw = (board.width - 16) // 9
     index = scene.flag if scene.flag is not None else 0
+    can = {i: p for p in PLAYERS for i in rulings.claimable(p)}
     for i in range(9):
         b = pygame.Rect(board.left + 8 + i * bw, board.top + 6, bw - 4, max(MIN_TARGET,
                                                                           layout.px(50)))
+        ring = scene.colour(can[i]) if i in can else None  # provable: the claimer's colour
         theme.button(surface, b, str(i + 1), fill=theme.ACCENT if i == index else theme.PANEL,
-                     size=layout.px(28))
+                     size=layout.px(28), outline=ring)
         targets.append((b, Intent("go", value="teach_flags", flag=i)))
     y = board.top + 6 + max(MIN_TARGET, layout.px(50)) + 10
     provable = [f"{i + 1} ({scene.names[p]})" for p in PLAYERS for i in rulings.claimable(p)]
@@ -449,50 +508,53 @@ def draw_teach_flags(surface: pygame.Surface, layout: Layout, scene: Scene) -> l
     unseen = position.unseen_troops()
     names = scene.formation_names()
     block_h = (board.bottom - y - 8) // 2
+    # Portrait stacks a side's cards over what beats them; landscape puts them side by side.
+    rows = 2 if layout.portrait else 1
+    card_w = min(layout.px(70), int((block_h - 24 - rows * layout.px(34)) / rows / 1.4))
+    card_h = int(card_w * 1.4)
     for player in PLAYERS:
         block = pygame.Rect(12, y, board.width - 24, block_h - 8)
         pygame.draw.rect(surface, theme.PANEL, block, border_radius=10)
         mine = side_strength(flag, player)
         label = formation_label(scene, flag, player) or _("no cards yet")
-        theme.draw_text(surface, f"{scene.names[player]}: {label}", (block.left + 12,
-                        block.top + 8), layout.px(26), scene.colour(player),
-                        width=block.width - 24)
+        head = theme.draw_text(surface, f"{scene.names[player]}: {label}",
+                               (block.left + 12, block.top + 8), layout.px(26),
+                               scene.colour(player), width=block.width - 24)
+        half = block.width if layout.portrait else block.width // 2
+        own = pygame.Rect(block.left + 12, head.bottom + 6, half - 24, card_h)
+        fan(surface, flag.cards(player), own, vertical=False, card_w=card_w,
+            medieval=scene.model.medieval)
         other = player.other
-        extra: tuple[Troop, ...]
+        extra: tuple[Troop, ...] = ()
+        base: tuple[Card, ...] = ()
         if flag.claimed_by is not None:
-            note, extra = _("Claimed by {name}.").format(name=scene.names[flag.claimed_by]), ()
+            note = _("Claimed by {name}.").format(name=scene.names[flag.claimed_by])
         elif mine is not None:
             threat = side_best(flag, other, unseen, better_than=mine)
             if threat is None:
-                note, extra = _("Nothing {name} can still add beats it.").format(
-                    name=scene.names[other]), ()
+                note = _("Nothing {name} can still add beats it.").format(name=scene.names[other])
             else:
                 note = _("{name} beats it with {f}:").format(
-                    name=scene.names[other], f=f"{names[threat.strength.formation]} "
-                    f"{threat.strength.total}")
-                extra = threat.added
+                    name=scene.names[other],
+                    f=f"{names[threat.strength.formation]} {threat.strength.total}")
+                base, extra = flag.cards(other), threat.added
         else:
             best = side_best(flag, player, unseen)
             if best is None:
-                note, extra = _("Cannot be completed any more."), ()
+                note = _("Cannot be completed any more.")
             else:
                 note = _("Best still possible, {f}:").format(
                     f=f"{names[best.strength.formation]} {best.strength.total}")
-                extra = best.added
-        theme.draw_text(surface, note, (block.left + 12, block.top + 8 + layout.px(30)),
-                        layout.px(22), theme.TEXT, width=block.width - 24)
-        area = pygame.Rect(block.left + 12, block.top + 14 + layout.px(54), block.width - 24,
-                           block.bottom - block.top - 20 - layout.px(54))
-        card_w = min(layout.px(52), int(area.height / 1.4))
-        shown: Sequence[Card] = (*flag.cards(other if mine is not None else player), *extra) \
-            if extra else flag.cards(player)
-        visible = fan(surface, shown, area, vertical=False, card_w=card_w,
-                      medieval=scene.model.medieval)
-        base = len(shown) - len(extra)
-        for card_rect, i in visible:
-            if extra and i >= base:
-                pygame.draw.rect(surface, theme.TEXT, card_rect.inflate(6, 6), width=3,
-                                 border_radius=8)
+                base, extra = flag.cards(player), best.added
+        at = (block.left + 12, own.bottom + 10) if layout.portrait else (block.left + half,
+                                                                         block.top + 12)
+        line = theme.draw_text(surface, note, at, layout.px(22), theme.TEXT,
+                               width=block.right - at[0] - 12)
+        if extra:
+            shown: list[Card] = [*base, *extra]
+            area = pygame.Rect(at[0], line.bottom + 8, block.right - at[0] - 12, card_h)
+            fan(surface, shown, area, vertical=False, card_w=card_w,
+                medieval=scene.model.medieval, marked=range(len(base), len(shown)))
         y += block_h
     return targets
 
@@ -535,7 +597,7 @@ def draw_game_over(surface: pygame.Surface, layout: Layout, scene: Scene) -> lis
     draw_play(surface, layout, scene)
     outcome = scene.outcome
     assert outcome is not None
-    rect = layout.dialog(0.7)
+    rect = layout.dialog(0.7, 0.42)
     _panel(surface, rect)
     if outcome.winner is None:
         head, colour = _("A draw"), theme.TEXT
@@ -553,7 +615,9 @@ def draw_game_over(surface: pygame.Surface, layout: Layout, scene: Scene) -> lis
                                                  b=scene.names[Player.SOUTH])
     theme.draw_text(surface, line, (rect.centerx, rect.centery + 20), layout.px(34), theme.TEXT,
                     anchor="center", width=rect.width - 40)
-    flags = _("Flags held: {a} and {b}").format(a=outcome.flags[0], b=outcome.flags[1])
+    flags = _("Flags held: {a} {x}, {b} {y}").format(
+        a=scene.names[Player.NORTH], x=outcome.flags[0], b=scene.names[Player.SOUTH],
+        y=outcome.flags[1])
     theme.draw_text(surface, flags, (rect.centerx, rect.centery + 20 + layout.px(40)),
                     layout.px(24), theme.MUTED, anchor="center")
     ok = pygame.Rect(0, 0, layout.px(200), layout.px(64))

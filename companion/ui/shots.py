@@ -19,6 +19,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from companion.app import Companion
 from companion.journal import Journal
+from companion.rules.game import Ending, Outcome
 from companion.rules.position import Player, Variant
 from companion.snapshot import Reading, Snapshot, snapshot_of
 from companion.tracker import Tracker
@@ -49,12 +50,12 @@ def demo_companion(directory: Path, view: PygameView, plays: int = len(DEMO_PLAY
     return companion
 
 
-def unread_card(companion: Companion, zone: str) -> None:
-    """The demo table again with a card at ``zone`` the camera could not read."""
+def unread_card(companion: Companion, zone: str, count: int = 1) -> None:
+    """The demo table again with ``count`` cards at ``zone`` the camera could not read."""
     zones: dict[str, list[Reading]] = {}
     for where, token in DEMO_PLAYS:
         zones.setdefault(where, []).append(Reading(token, 1.0))
-    zones.setdefault(zone, []).append(Reading("unknown", 0.1))
+    zones.setdefault(zone, []).extend(Reading("unknown", 0.1) for _ in range(count))
     companion.on_snapshot(Snapshot({k: tuple(v) for k, v in zones.items()}))
 
 
@@ -94,6 +95,13 @@ def scenes(view: PygameView, companion: Companion) -> Iterator[str]:
     view.act(Intent("go", value="play"))
     unread_card(companion, "flag3.south")
     yield "attention"
+    view.act(Intent("flag", flag=2))
+    yield "flag_uncertain"
+    # The end of a game, drawn over this table (reaching one takes a whole game).
+    view.scene.outcome = Outcome(Player.SOUTH, Ending.BREAKTHROUGH, (1, 3))
+    view.scene.model.score = (4, 5)
+    view.scene.screen = "over"
+    yield "game_over"
 
 
 def main(argv: list[str]) -> int:

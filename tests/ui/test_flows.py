@@ -76,13 +76,30 @@ def test_a_card_the_camera_could_not_read_is_chosen_by_touch(
     touch(view, view.layout.flag_slot(2).token)
     touch(view, target_of(view, Intent("pick", zone="flag3.south", value="0")))
     assert view.scene is not None and view.scene.screen == "pick"
-    touch(view, target_of(view, Intent("correct", zone="flag3.south", tokens=("Y5",))))
+    touch(view, target_of(view, Intent("choose", zone="flag3.south", value="Y5")))
     assert [c.token for c in companion.tracker.position.flags[2].south] == ["Y5"]
     assert companion.statuses()[2].light is FlagState.OFF and not companion.messages()
     assert view.scene.screen == "flag"
+    picks = {i.value for _r, i in view.targets if i.kind == "pick" and i.zone == "flag3.south"}
+    assert picks == {"0", "1"}  # the Y5, and "+ card": no unread card left on the panel
     touch(view, target_of(view, Intent("go", value="play")))
     touch(view, target_of(view, Intent("undo")))
     assert companion.tracker.position.flags[2].south == ()
+
+
+def test_two_unread_cards_are_chosen_one_after_the_other(
+    table: tuple[PygameView, Companion],
+) -> None:
+    view, companion = table
+    unread_card(companion, "flag3.south", count=2)
+    touch(view, view.layout.flag_slot(2).token)
+    touch(view, target_of(view, Intent("pick", zone="flag3.south", value="1")))
+    touch(view, target_of(view, Intent("choose", zone="flag3.south", value="Y6")))
+    assert view.scene is not None and view.scene.screen == "pick" and view.scene.pick_slot == 0
+    assert companion.tracker.position.flags[2].south == ()  # nothing recorded half-done
+    touch(view, target_of(view, Intent("choose", zone="flag3.south", value="Y5")))
+    assert view.scene.screen == "flag"
+    assert companion.tracker.corrections["flag3.south"][0] == ("Y5", "Y6")
 
 
 def test_teach_shows_provable_flags_and_walks_flag_by_flag(
