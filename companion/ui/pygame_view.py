@@ -91,6 +91,18 @@ class PygameView(TerminalView):
         self.targets: list[Target] = []
         self.said: list[str] = []
         self.frames = 0
+        self.camera: Any = None  # camera_screen.CameraState, made on the first frame
+        self.calibrator: Any = None
+
+    def camera_frame(self, image: Any) -> None:
+        """The camera's latest frame (BGR, as vision reads it; None: no picture) for the
+        camera view; calibrated here with the reader's own calibrator."""
+        from companion.ui.camera_screen import look_at
+        from vision.calibrate import Calibrator
+
+        if self.calibrator is None:
+            self.calibrator = Calibrator()
+        self.camera = look_at(image, self.calibrator)
 
     # ------------------------------------------------------------ TerminalView
     def attach(self, companion: Companion) -> None:
@@ -143,7 +155,15 @@ class PygameView(TerminalView):
             surface.fill(theme.BACKGROUND)
             self.targets = []
             return surface
-        self.targets = SCREENS[self.scene.screen](surface, self.layout, self.scene)
+        if self.scene.screen == "camera":
+            from companion.ui.camera_screen import CameraState, draw_camera
+            from vision.calibrate import Calibrator
+
+            self.calibrator = self.calibrator or Calibrator()
+            self.targets = draw_camera(surface, self.layout, self.scene,
+                                       self.camera or CameraState(problem=""), self.calibrator)
+        else:
+            self.targets = SCREENS[self.scene.screen](surface, self.layout, self.scene)
         self.frames += 1
         return surface
 

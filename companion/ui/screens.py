@@ -589,6 +589,9 @@ def draw_settings(surface: pygame.Surface, layout: Layout, scene: Scene) -> list
                      theme.PANEL_LIGHT, size=layout.px(26))
         targets.append((b, Intent("option", zone=key, value=nxt)))
         y += row_h
+    cam = pygame.Rect(12, y + 8, layout.px(260), max(MIN_TARGET, layout.px(60)))
+    theme.button(surface, cam, _("Camera view"), fill=theme.ACCENT, size=layout.px(26))
+    targets.append((cam, Intent("go", value="camera")))
     return targets
 
 

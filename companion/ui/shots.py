@@ -12,7 +12,9 @@ import os
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -59,6 +61,14 @@ def unread_card(companion: Companion, zone: str, count: int = 1) -> None:
     companion.on_snapshot(Snapshot({k: tuple(v) for k, v in zones.items()}))
 
 
+@lru_cache(maxsize=1)
+def demo_frame() -> Any:
+    """A synthetic camera photograph of a dealt mat (vision.synth, seeded)."""
+    from vision.synth import scene
+
+    return scene(3)[1].image
+
+
 @contextmanager
 def demo(size: tuple[int, int]) -> Iterator[tuple[PygameView, Companion]]:
     with tempfile.TemporaryDirectory() as tmp:
@@ -92,6 +102,9 @@ def scenes(view: PygameView, companion: Companion) -> Iterator[str]:
     yield "teach_flags"
     view.act(Intent("go", value="settings"))
     yield "settings"
+    view.camera_frame(demo_frame())
+    view.act(Intent("go", value="camera"))
+    yield "camera"
     view.act(Intent("go", value="play"))
     unread_card(companion, "flag3.south")
     yield "attention"
