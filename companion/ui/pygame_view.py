@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -24,6 +25,7 @@ from companion.ui import theme
 from companion.ui.layout import Layout
 from companion.ui.screens import SCREENS, Intent, Scene, Target
 from companion.ui.terminal import TerminalView, ViewModel
+from hardware import looks
 
 if TYPE_CHECKING:
     from companion.app import Companion
@@ -91,6 +93,9 @@ class PygameView(TerminalView):
         self.targets: list[Target] = []
         self.said: list[str] = []
         self.frames = 0
+        # Told of every setting the app must keep (names, colours, claim timing):
+        # called with a key such as "name.north" or "colour.south" and the new value.
+        self.on_setting: Callable[[str, str], None] | None = None
         self.camera: Any = None  # camera_screen.CameraState, made on the first frame
         self.calibrator: Any = None
 
@@ -135,6 +140,10 @@ class PygameView(TerminalView):
             self.scene.options["auto_claim"] = "on" if options.auto_claim else "off"
             self.scene.options["hints"] = "on" if options.hints else "off"
             self.scene.options["claim_timing"] = self.companion.variant.claim_timing
+            config = getattr(self.companion.lights, "config", None)
+            self.scene.options["lights"] = str(getattr(config, "board", ""))
+            if self.colours is None and config is not None:
+                self.scene.colours = dict(config.colours)  # the lights' own colours
             if self.scene.outcome is not None and self.scene.screen in ("play", "ruling"):
                 self.scene.screen = "over" if self.scene.screen == "play" else "ruling"
         self.draw()
@@ -197,6 +206,24 @@ class PygameView(TerminalView):
                 return intent
         return None
 
+    def _key(self, scene: Scene, key: str) -> None:
+        if key == "\b":
+            scene.edit_text = scene.edit_text[:-1]
+        elif key == "\n":
+            name = scene.edit_text.strip()
+            if name and scene.editing is not None:
+                scene.names[scene.editing] = name
+                self._changed(f"name.{scene.editing.value}", name)
+            scene.screen = "settings"
+        elif len(scene.edit_text) < 16:
+            # Typed names read as names: a capital first, then small letters.
+            scene.edit_text += key if not scene.edit_text or scene.edit_text.endswith(" ") \
+                else key.lower()
+
+    def _changed(self, key: str, value: str) -> None:
+        if self.on_setting is not None:
+            self.on_setting(key, value)
+
     def _choose(self, scene: Scene, token: str) -> None:
         """A card chosen in the picker (``""``: remove the card). While another card of
         the zone is still unread the picker moves on to it; then the zone is corrected."""
@@ -219,7 +246,18 @@ class PygameView(TerminalView):
             return
         companion = self.companion
         scene.toast = ""
-        if intent.kind == "go":
+        if intent.kind == "go" and intent.value == "keyboard" and intent.player is not None:
+            scene.editing, scene.edit_text = intent.player, scene.names[intent.player]
+            scene.screen = "keyboard"
+        elif intent.kind == "key":
+            self._key(scene, intent.value)
+        elif intent.kind == "colour" and intent.player is not None:
+            rgb = tuple(int(v) for v in intent.value.split(","))
+            colours = dict(scene.colours or looks.DEFAULT_COLOURS)
+            colours[intent.player.value] = (rgb[0], rgb[1], rgb[2])
+            scene.colours = self.colours = colours
+            self._changed(f"colour.{intent.player.value}", intent.value)
+        elif intent.kind == "go":
             scene.screen = intent.value
             if intent.flag is not None:
                 scene.flag = intent.flag
@@ -246,6 +284,7 @@ class PygameView(TerminalView):
             scene.screen = "play"
         elif intent.kind == "option":
             scene.options[intent.zone] = intent.value
+            self._changed(intent.zone, intent.value)
             if companion is not None and intent.zone in ("auto_claim", "hints"):
                 from dataclasses import replace
 

@@ -71,6 +71,8 @@ class Scene:
     )
     toast: str = ""
     can_undo: bool = True
+    editing: Player | None = None  # whose name the keyboard edits
+    edit_text: str = ""
 
     def colour(self, player: Player) -> theme.RGB:
         return theme.player_colour(player.value, self.colours)
@@ -149,7 +151,8 @@ def top_bar(surface: pygame.Surface, layout: Layout, scene: Scene, title: str) -
         buttons = [(_("Teach"), Intent("go", value="teach")), (_("Undo"), Intent("undo")),
                    *buttons]
     else:
-        buttons = [(_("Back"), Intent("go", value="play"))]
+        back = "settings" if scene.screen in ("keyboard", "camera") else "play"
+        buttons = [(_("Back"), Intent("go", value=back))]
     bw = layout.px(104)
     right = bar.right - 8
     for label, intent in reversed(buttons):
@@ -346,7 +349,7 @@ def draw_ruling(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[T
     draw_play(surface, layout, scene)
     result = scene.ruling
     assert result is not None
-    rect = layout.dialog(0.84)
+    rect = layout.dialog(0.84, 0.42)
     _panel(surface, rect)
     ruling = result.ruling
     granted = ruling is not None and ruling.granted
@@ -369,7 +372,12 @@ def draw_ruling(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[T
                         scene.colour(result.player))
         y += layout.px(30)
     ok_h = layout.px(64)
-    if ruling is not None and ruling.threat is not None:
+    if granted:
+        card_w = min(layout.px(68), int((rect.bottom - y - ok_h - 36) / 1.4))
+        area = pygame.Rect(left, y + 10, width - layout.px(170), int(card_w * 1.4) + 4)
+        fan(surface, flag.cards(result.player), area, vertical=False, card_w=card_w,
+            medieval=scene.model.medieval)
+    elif ruling is not None and ruling.threat is not None:
         threat = f"{names[ruling.threat.formation]} {ruling.threat.total}"
         added = ruling.counterexample or ()
         line = (_("{name} could still add the marked cards: {f}") if added
@@ -410,7 +418,7 @@ def draw_picker(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[T
     tokens = scene.pick_tokens
     current_token = tokens[scene.pick_slot] if scene.pick_slot < len(tokens) else ""
     board = layout.board.union(layout.bottom_bar)
-    cols = 10 if not layout.portrait else 6
+    cols = 10  # one colour per row, as the deck is sorted
     rows = (len(PICK_CARDS) + cols - 1) // cols
     footer = layout.px(60)
     cell_w = (board.width - 16) // cols
@@ -569,29 +577,90 @@ VALUE_WORDS = {"on": N_("On"), "off": N_("Off"), "standard": N_("Standard"),
                "advanced": N_("Advanced")}
 
 
+# The colours a player may choose: the lights show them as well as the screen.
+PLAYER_COLOURS: tuple[theme.RGB, ...] = (
+    (255, 0, 0), (0, 255, 0), (0, 80, 255), (255, 200, 0), (200, 0, 255), (0, 220, 220),
+)
+
+
 def draw_settings(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[Target]:
     surface.fill(theme.BACKGROUND)
     targets = top_bar(surface, layout, scene, _("Settings"))
     board = layout.board.union(layout.bottom_bar)
     row_h = max(MIN_TARGET + 12, layout.px(72))
-    y = board.top + 12
+    columns = 1 if layout.portrait else 2
+    col_w = (board.width - 12 * (columns + 1)) // columns
+    rows: list[tuple[str, str, theme.RGB, Intent]] = []  # label, value, fill, intent
     for key, label, choices in SETTINGS:
-        row = pygame.Rect(12, y, board.width - 24, row_h - 8)
-        pygame.draw.rect(surface, theme.PANEL, row, border_radius=10)
-        theme.draw_text(surface, _(label), (row.left + 16, row.centery), layout.px(28),
-                        anchor="midleft", width=row.width - layout.px(220) - 40)
         value = scene.options.get(key, choices[0])
         nxt = choices[(choices.index(value) + 1) % len(choices)] if value in choices else choices[0]
-        b = pygame.Rect(row.right - layout.px(200) - 10, row.top + 6, layout.px(200),
-                        row.height - 12)
-        on = value in ("on", "advanced")
-        theme.button(surface, b, _(VALUE_WORDS[value]), fill=theme.ACCENT if on else
-                     theme.PANEL_LIGHT, size=layout.px(26))
-        targets.append((b, Intent("option", zone=key, value=nxt)))
-        y += row_h
-    cam = pygame.Rect(12, y + 8, layout.px(260), max(MIN_TARGET, layout.px(60)))
-    theme.button(surface, cam, _("Camera view"), fill=theme.ACCENT, size=layout.px(26))
-    targets.append((cam, Intent("go", value="camera")))
+        fill = theme.ACCENT if value in ("on", "advanced") else theme.PANEL_LIGHT
+        rows.append((_(label), _(VALUE_WORDS[value]), fill, Intent("option", zone=key, value=nxt)))
+    rows.append((_("Camera and calibration"), _("Show"), theme.PANEL_LIGHT,
+                 Intent("go", value="camera")))
+    for player in PLAYERS:
+        rows.append((_("Name, {side}").format(side=_(SIDE_WORDS[player])), scene.names[player],
+                     theme.PANEL_LIGHT, Intent("go", value="keyboard", player=player)))
+    for player in PLAYERS:
+        now = scene.colour(player)
+        others = [c for c in PLAYER_COLOURS if c != scene.colour(player.other)]
+        nxt_colour = others[(others.index(now) + 1) % len(others)] if now in others else others[0]
+        rows.append((_("Colour, {name}").format(name=scene.names[player]), "", now,
+                     Intent("colour", player=player, value=",".join(map(str, nxt_colour)))))
+    per_column = (len(rows) + columns - 1) // columns
+    for k, (label, value, fill, intent) in enumerate(rows):
+        col, line = k // per_column, k % per_column
+        row = pygame.Rect(12 + col * (col_w + 12), board.top + 10 + line * row_h, col_w,
+                          row_h - 8)
+        pygame.draw.rect(surface, theme.PANEL, row, border_radius=10)
+        bw = min(layout.px(150), row.width // 2 - 10)
+        theme.draw_text(surface, label, (row.left + 14, row.centery), layout.px(24),
+                        anchor="midleft", width=row.width - bw - 36)
+        b = pygame.Rect(row.right - bw - 8, row.top + 5, bw, row.height - 10)
+        theme.button(surface, b, value, fill=fill, size=layout.px(24))
+        targets.append((b, intent))
+    lights = scene.options.get("lights", "")
+    if lights:
+        theme.draw_text(surface, _("Lights board: {board}").format(board=lights),
+                        (16, board.bottom - 12), layout.px(22), theme.MUTED, anchor="bottomleft")
+    return targets
+
+
+SIDE_WORDS = {Player.NORTH: N_("north"), Player.SOUTH: N_("south")}
+KEY_ROWS = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM")
+
+
+def draw_keyboard(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[Target]:
+    """An on-screen keyboard for a player's name: no real keyboard at the table."""
+    surface.fill(theme.BACKGROUND)
+    targets = top_bar(surface, layout, scene, _("Player's name"))
+    board = layout.board.union(layout.bottom_bar)
+    assert scene.editing is not None
+    field_rect = pygame.Rect(16, board.top + 12, board.width - 32, layout.px(60))
+    pygame.draw.rect(surface, theme.PANEL, field_rect, border_radius=10)
+    pygame.draw.rect(surface, scene.colour(scene.editing), field_rect, width=2, border_radius=10)
+    theme.draw_text(surface, scene.edit_text + "_", (field_rect.left + 14, field_rect.centery),
+                    layout.px(34), anchor="midleft", width=field_rect.width - 28)
+    key_w = (board.width - 24) // 10
+    key_h = max(MIN_TARGET + 8, min(layout.px(70), (board.bottom - field_rect.bottom - 40) // 4))
+    y = field_rect.bottom + 16
+    for r, keys in enumerate(KEY_ROWS):
+        x = 12 + r * key_w // 2
+        for key in keys:
+            rect = pygame.Rect(x, y, key_w - 6, key_h - 6)
+            theme.button(surface, rect, key, size=layout.px(28))
+            targets.append((rect, Intent("key", value=key)))
+            x += key_w
+        y += key_h
+    specials = [(_("Delete"), Intent("key", value="\b"), theme.PANEL_LIGHT, 2),
+                (_("Space"), Intent("key", value=" "), theme.PANEL_LIGHT, 4),
+                (_("Done"), Intent("key", value="\n"), theme.ACCENT, 3)]
+    x = 12
+    for label, intent, fill, width in specials:
+        rect = pygame.Rect(x, y, key_w * width - 6, key_h - 6)
+        theme.button(surface, rect, label, fill=fill, size=layout.px(26))
+        targets.append((rect, intent))
+        x += key_w * width + key_w // 3
     return targets
 
 
@@ -638,5 +707,6 @@ SCREENS = {
     "teach": draw_teach,
     "teach_flags": draw_teach_flags,
     "settings": draw_settings,
+    "keyboard": draw_keyboard,
     "over": draw_game_over,
 }

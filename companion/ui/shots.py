@@ -102,6 +102,11 @@ def scenes(view: PygameView, companion: Companion) -> Iterator[str]:
     yield "teach_flags"
     view.act(Intent("go", value="settings"))
     yield "settings"
+    view.act(Intent("go", value="keyboard", player=Player.NORTH))
+    for key in ("\b", "\b", "\b", "\b", "\b", "A", "D", "A"):
+        view.act(Intent("key", value=key))
+    yield "keyboard"
+    view.act(Intent("key", value="\n"))
     view.camera_frame(demo_frame())
     view.act(Intent("go", value="camera"))
     yield "camera"

@@ -126,6 +126,33 @@ def test_settings_toggle_the_companions_options(table: tuple[PygameView, Compani
         "CLAIMED") for s in companion.statuses())
 
 
+def test_a_name_is_typed_on_screen_and_a_colour_chosen_and_the_app_is_told(
+    table: tuple[PygameView, Companion],
+) -> None:
+    view, _ = table
+    told: list[tuple[str, str]] = []
+    view.on_setting = lambda key, value: told.append((key, value))
+    touch(view, target_of(view, Intent("go", value="settings")))
+    touch(view, target_of(view, Intent("go", value="keyboard", player=Player.SOUTH)))
+    assert view.scene is not None and view.scene.screen == "keyboard"
+    for _k in range(5):
+        touch(view, target_of(view, Intent("key", value="\b")))
+    for key in "ZOE":
+        touch(view, target_of(view, Intent("key", value=key)))
+    touch(view, target_of(view, Intent("key", value="\n")))
+    assert view.scene.names[Player.SOUTH] == "Zoe" and view.scene.screen == "settings"
+    colour = next(i for _r, i in view.targets if i.kind == "colour" and i.player is Player.NORTH)
+    touch(view, target_of(view, colour))
+    assert view.scene.colour(Player.NORTH) == tuple(int(v) for v in colour.value.split(","))
+    assert view.scene.colour(Player.NORTH) != view.scene.colour(Player.SOUTH)
+    assert told == [("name.south", "Zoe"), ("colour.north", colour.value)]
+    touch(view, target_of(view, Intent("go", value="play")))
+    bar = view.layout.top_bar
+    pixels = pygame.surfarray.array3d(view.display.surface.subsurface(bar))
+    north = view.scene.colour(Player.NORTH)
+    assert ((pixels == north).all(axis=2)).sum() > 30  # the name in the top bar, new colour
+
+
 def test_every_target_is_big_enough_on_every_screen(table: tuple[PygameView, Companion]) -> None:
     from companion.ui.shots import scenes
 
