@@ -23,6 +23,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "enroll": ("vision.cli", "enrol a physical deck from photos or the camera"),
     "read": ("vision.cli", "read the cards in an image of the mat"),
     "ui-shots": ("companion.ui.shots", "save every touchscreen screen as PNG (both sizes)"),
+    "ui-demo": ("companion.ui.demo", "try the touchscreen in a window on a demonstration game"),
+    "kiosk": ("companion.ui.kiosk", "print or install the systemd unit of the touchscreen kiosk"),
 }
 DEFAULT = "play"
 

@@ -1,1 +1,2 @@
-"""Views of the companion: the terminal view (the touchscreen view is still to come)."""
+"""Views of the companion: the terminal view, and the pygame touchscreen
+(``pygame_view.PygameView``, its screens in ``screens`` and ``camera_screen``)."""

@@ -93,6 +93,7 @@ class PygameView(TerminalView):
         self.targets: list[Target] = []
         self.said: list[str] = []
         self.frames = 0
+        self.closed = False  # the window was closed
         # Told of every setting the app must keep (names, colours, claim timing):
         # called with a key such as "name.north" or "colour.south" and the new value.
         self.on_setting: Callable[[str, str], None] | None = None
@@ -190,6 +191,9 @@ class PygameView(TerminalView):
         return done
 
     def handle_event(self, event: Any) -> Intent | None:
+        if event.type == pygame.QUIT:
+            self.closed = True
+            return None
         if event.type == pygame.FINGERDOWN:
             pw, ph = self.display.physical_size
             return self.tap(*self.display.to_logical(event.x * pw, event.y * ph))
