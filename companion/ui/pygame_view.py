@@ -66,6 +66,15 @@ class Display:
         return int(x * w / pw), int(y * h / ph)
 
 
+def open_touchscreen(orientation: str = "landscape", *, fullscreen: bool = True) -> PygameView:
+    """The view as the app should open it: full screen (kiosk, kmsdrm) or in a window,
+    laid out for ``orientation`` and turned if the display's own orientation differs."""
+    if orientation not in ("landscape", "portrait"):
+        raise ValueError(f"orientation must be landscape or portrait, not {orientation!r}")
+    size = PORTRAIT if orientation == "portrait" else LANDSCAPE
+    return PygameView(size, window=not fullscreen, fullscreen=fullscreen)
+
+
 class PygameView(TerminalView):
     def __init__(
         self,
@@ -77,7 +86,8 @@ class PygameView(TerminalView):
         colours: dict[str, theme.RGB] | None = None,
     ) -> None:
         super().__init__(io.StringIO(), live=False)
-        pygame.init()
+        pygame.display.init()  # display, touch and fonts only: no sound device wanted
+        pygame.font.init()
         physical = None
         if window or fullscreen:
             flags = pygame.FULLSCREEN if fullscreen else 0

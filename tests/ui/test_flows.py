@@ -11,7 +11,7 @@ import pytest
 from companion.app import Companion
 from companion.rules.position import Player
 from companion.ui.layout import MIN_TARGET
-from companion.ui.pygame_view import LANDSCAPE, PORTRAIT, Display, PygameView
+from companion.ui.pygame_view import LANDSCAPE, PORTRAIT, Display, PygameView, open_touchscreen
 from companion.ui.screens import Intent
 from companion.ui.shots import demo_companion, unread_card
 from hardware.states import FlagState
@@ -176,3 +176,20 @@ def test_a_portrait_screen_on_a_landscape_display_is_turned_and_touches_map_back
     assert physical.get_at((10, 10))[:3] != (255, 0, 0)
     assert physical.get_at((10, 710))[:3] == (255, 0, 0)
     assert display.to_logical(10, 710) == (9, 10)
+
+
+def test_a_finger_on_a_turned_portrait_screen_reaches_the_flag_under_it(tmp_path: Path) -> None:
+    view = open_touchscreen("portrait", fullscreen=True)  # the dummy display is landscape
+    assert view.display.rotated and view.layout.portrait
+    companion = demo_companion(tmp_path, view)
+    try:
+        w, h = view.display.size
+        pw, ph = view.display.physical_size
+        lx, ly = view.layout.flag_slot(6).token.center
+        # Where present() puts that logical point: turned a quarter, then scaled.
+        px, py = ly * pw / h, (w - 1 - lx) * ph / w
+        pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, x=px / pw, y=py / ph,
+                                             finger_id=0, touch_id=0, dx=0, dy=0, pressure=1.0))
+        assert view.pump() == [Intent("flag", flag=6)]
+    finally:
+        companion.journal.close()
