@@ -40,13 +40,47 @@ def look_at(frame: Image | None, calibrator: Calibrator) -> CameraState:
         return CameraState(frame, None, str(error))
 
 
-def _frame_surface(image: Image, size: tuple[int, int]) -> tuple[pygame.Surface, float]:
+def _bgr(rgb: theme.RGB) -> tuple[int, int, int]:
+    return rgb[2], rgb[1], rgb[0]
+
+
+def annotated(camera: CameraState, calibrator: Calibrator) -> Image:
+    """The frame with the zones and markers drawn where the calibration puts them."""
+    assert camera.image is not None
+    image = camera.image.copy()
+    cal = camera.calibration
+    if cal is None:
+        return image
+    thick = max(2, image.shape[1] // 400)
+    to_frame = cal.mat_to_frame
+    colour = _bgr(theme.GOOD if cal.fresh else theme.player_colour("attention"))
+    for zone in calibrator.layout.zones:
+        r = zone.rect
+        corners = np.array([[[r.x, r.y]], [[r.x + r.w, r.y]], [[r.x + r.w, r.y + r.h]],
+                            [[r.x, r.y + r.h]]], np.float64)
+        pts = cv2.perspectiveTransform(corners, to_frame).reshape(-1, 1, 2)
+        cv2.polylines(image, [np.round(pts).astype(np.int32)], True, colour,
+                      thick if zone.kind == "formation" else max(1, thick // 2))
+    for marker in calibrator.layout.markers:
+        pt = cv2.perspectiveTransform(np.array([[[marker.cx, marker.cy]]], np.float64),
+                                      to_frame).reshape(2)
+        seen = marker.id in cal.seen
+        cv2.circle(image, (int(pt[0]), int(pt[1])), 8 * thick,
+                   _bgr(theme.GOOD if seen else theme.BAD), thick)
+    return image
+
+
+def _frame_surface(image: Image, size: tuple[int, int]) -> pygame.Surface:
+    """The frame fitted into ``size``; turned a quarter if that shows it larger."""
     h, w = image.shape[:2]
+    if (w > h) != (size[0] > size[1]):
+        image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+        h, w = w, h
     scale = min(size[0] / w, size[1] / h)
     small = cv2.resize(image, (max(1, int(w * scale)), max(1, int(h * scale))),
                        interpolation=cv2.INTER_AREA)
     rgb = cv2.cvtColor(small, cv2.COLOR_BGR2RGB)
-    return pygame.image.frombuffer(rgb.tobytes(), (rgb.shape[1], rgb.shape[0]), "RGB"), scale
+    return pygame.image.frombuffer(rgb.tobytes(), (rgb.shape[1], rgb.shape[0]), "RGB")
 
 
 def draw_camera(surface: pygame.Surface, layout: Layout, scene: Scene,
@@ -60,27 +94,10 @@ def draw_camera(surface: pygame.Surface, layout: Layout, scene: Scene,
     pygame.draw.rect(surface, theme.PANEL, area, border_radius=8)
     lines: list[tuple[str, theme.RGB]] = []
     if camera.image is not None:
-        image, scale = _frame_surface(camera.image, area.size)
-        at = image.get_rect(center=area.center)
-        surface.blit(image, at)
+        image = _frame_surface(annotated(camera, calibrator), area.size)
+        surface.blit(image, image.get_rect(center=area.center))
         cal = camera.calibration
         if cal is not None:
-            to_frame = cal.mat_to_frame
-            colour = theme.GOOD if cal.fresh else theme.player_colour("attention")
-            for zone in calibrator.layout.zones:
-                r = zone.rect
-                corners = np.array([[[r.x, r.y]], [[r.x + r.w, r.y]], [[r.x + r.w, r.y + r.h]],
-                                    [[r.x, r.y + r.h]]], np.float64)
-                pts = cv2.perspectiveTransform(corners, to_frame).reshape(-1, 2) * scale
-                poly = [(at.left + float(x), at.top + float(y)) for x, y in pts]
-                pygame.draw.polygon(surface, colour, poly, width=2 if zone.kind == "formation"
-                                    else 1)
-            for marker in calibrator.layout.markers:
-                pt = cv2.perspectiveTransform(np.array([[[marker.cx, marker.cy]]], np.float64),
-                                              to_frame).reshape(2) * scale
-                seen = marker.id in cal.seen
-                pygame.draw.circle(surface, theme.GOOD if seen else theme.BAD,
-                                   (at.left + int(pt[0]), at.top + int(pt[1])), 9, width=3)
             lines.append((_("Mat found: {n} of {m} markers, error {e:.1f} mm.").format(
                 n=len(cal.seen), m=len(calibrator.layout.markers), e=cal.reprojection_mm),
                 theme.GOOD))
