@@ -25,7 +25,9 @@ def test_the_window_loop_acts_on_a_tap_and_ends_when_the_window_closes(tmp_path:
     companion = demo_companion(tmp_path, view)
     try:
         x, y = view.layout.flag_slot(4).token.center
-        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, y), button=1,
+        (w, h), (pw, ph) = view.display.size, view.display.physical_size
+        pos = (int(x * pw / w), int(y * ph / h))  # the window may be larger than asked
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1,
                                              touch=False))
         pygame.event.post(pygame.event.Event(pygame.QUIT))
         run_window(view, seconds=5)
