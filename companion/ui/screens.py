@@ -78,7 +78,8 @@ class Scene:
         return theme.player_colour(player.value, self.colours)
 
     def formation_names(self) -> dict[Formation, str]:
-        return MEDIEVAL_FORMATION_NAMES if self.model.medieval else GMT_FORMATION_NAMES
+        names = MEDIEVAL_FORMATION_NAMES if self.model.medieval else GMT_FORMATION_NAMES
+        return {formation: _(name) for formation, name in names.items()}
 
     def zone_tokens(self, zone: str) -> list[str]:
         """The zone's cards as the camera reads them, else as recorded."""
@@ -101,6 +102,12 @@ def formation_label(scene: Scene, flag: Flag, player: Player) -> str:
         return _("{n} to go").format(n=need)
     return f"{scene.formation_names()[strength.formation]} {strength.total}"
 
+
+# The rules' formation names, both editions, so the catalog can translate them.
+FORMATION_WORDS = (
+    N_("Wedge"), N_("Phalanx"), N_("Battalion Order"), N_("Skirmish Line"), N_("Host"),
+    N_("Sum (Fog)"), N_("Square"), N_("Column"), N_("Skirmish"), N_("Fray"),
+)
 
 REASONS: dict[Reason, str] = {
     Reason.STRONGER: N_("{me}'s formation beats {them}'s complete one."),

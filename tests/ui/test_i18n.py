@@ -48,3 +48,12 @@ def test_the_package_data_globs_ship_the_catalog() -> None:
     globs = project["tool"]["setuptools"]["package-data"]["*"]
     assert "*.po" in globs and "*.mo" in globs
     assert i18n.PO_PATH.parent == Path(i18n.__file__).parent  # beside a package's modules
+
+
+def test_the_catalog_has_every_formation_name_of_both_editions() -> None:
+    from companion.rules.formations import GMT_FORMATION_NAMES, MEDIEVAL_FORMATION_NAMES
+    from companion.ui.screens import FORMATION_WORDS
+
+    names = {*GMT_FORMATION_NAMES.values(), *MEDIEVAL_FORMATION_NAMES.values()}
+    assert set(FORMATION_WORDS) == names
+    assert names <= set(i18n.read_po(i18n.PO_PATH))
