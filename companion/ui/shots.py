@@ -16,9 +16,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-
 from companion.app import Companion
 from companion.journal import Journal
 from companion.rules.game import Ending, Outcome
@@ -70,9 +67,10 @@ def demo_frame() -> Any:
 
 
 @contextmanager
-def demo(size: tuple[int, int]) -> Iterator[tuple[PygameView, Companion]]:
+def demo(size: tuple[int, int], *, window: bool = False,
+         ) -> Iterator[tuple[PygameView, Companion]]:
     with tempfile.TemporaryDirectory() as tmp:
-        view = PygameView(size)
+        view = PygameView(size, window=window)
         companion = demo_companion(Path(tmp), view)
         try:
             yield view, companion
@@ -127,6 +125,7 @@ def main(argv: list[str]) -> int:
                                      description="save every touchscreen screen as PNG")
     parser.add_argument("directory", type=Path)
     ns = parser.parse_args(argv)
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # pictures only: no window needed
     ns.directory.mkdir(parents=True, exist_ok=True)
     out = io.StringIO()
     for size in (LANDSCAPE, PORTRAIT):
