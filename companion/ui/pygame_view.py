@@ -23,7 +23,7 @@ from companion.rules.position import Player
 from companion.snapshot import UNKNOWN
 from companion.ui import theme
 from companion.ui.layout import Layout
-from companion.ui.screens import SCREENS, Intent, Scene, Target
+from companion.ui.screens import SCREENS, Intent, Scene, Target, event_words
 from companion.ui.terminal import TerminalView, ViewModel
 from hardware import looks
 
@@ -125,6 +125,8 @@ class PygameView(TerminalView):
         """Taps now act on ``companion``; its options show in the settings."""
         self.companion = companion
         self.show(companion.model())
+        if self.said:
+            self.say(self.said.pop())  # said before attaching: in words now
 
     def show(self, model: ViewModel) -> None:
         if self.scene is None:
@@ -162,8 +164,12 @@ class PygameView(TerminalView):
 
     def say(self, line: str) -> None:
         self.said.append(line)
-        if self.scene is not None:
-            self.scene.toast = line
+        if self.scene is None:
+            return
+        events = self.companion.tracker.events if self.companion is not None else []
+        if events and line == events[-1].describe():
+            line = event_words(self.scene, events[-1])  # the event, in words
+        self.scene.toast = line
 
     def board(self, model: ViewModel) -> None:
         self.show(model)

@@ -11,7 +11,16 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from companion.rules.cards import Card, Colour, Tactic, Troop, parse_card
+from companion.rules.actions import Claim, Pass, Play
+from companion.rules.cards import (
+    GMT_NAMES,
+    MEDIEVAL_NAMES,
+    Card,
+    Colour,
+    Tactic,
+    Troop,
+    parse_card,
+)
 from companion.rules.claims import Reason, adjudicate
 from companion.rules.formations import (
     GMT_FORMATION_NAMES,
@@ -23,7 +32,7 @@ from companion.rules.formations import (
 from companion.rules.game import Ending, Outcome
 from companion.rules.position import PLAYERS, Flag, Player, Position
 from companion.rules.terrain import side_best, side_strength
-from companion.tracker import ClaimResult
+from companion.tracker import ClaimResult, TrackedEvent
 from companion.ui import theme
 from companion.ui.cards import draw_card, fan
 from companion.ui.i18n import N_, _
@@ -137,6 +146,32 @@ def status_words(scene: Scene, index: int) -> str:
         who = Player.NORTH if state is FlagState.CLAIMABLE_NORTH else Player.SOUTH
         return _("{name} can claim it").format(name=scene.names[who])
     return _("Open")
+
+
+COLOUR_WORDS = {
+    Colour.RED: N_("Red"), Colour.ORANGE: N_("Orange"), Colour.YELLOW: N_("Yellow"),
+    Colour.GREEN: N_("Green"), Colour.BLUE: N_("Blue"), Colour.PURPLE: N_("Purple"),
+}
+
+
+def card_words(card: Card, medieval: bool = False) -> str:
+    if isinstance(card, Troop):
+        return f"{_(COLOUR_WORDS[card.colour])} {card.value}"
+    return (MEDIEVAL_NAMES if medieval else GMT_NAMES)[card]
+
+
+def event_words(scene: Scene, event: TrackedEvent) -> str:
+    """A game event as a sentence with the players' names; others as the tracker says them."""
+    name = scene.names[event.player]
+    action = event.action
+    if isinstance(action, Play):
+        return _("{name} played {card} at flag {n}.").format(
+            name=name, card=card_words(action.card, scene.model.medieval), n=action.flag + 1)
+    if isinstance(action, Claim):
+        return _("{name} claimed flag {n}.").format(name=name, n=action.flag + 1)
+    if isinstance(action, Pass):
+        return _("{name} passed.").format(name=name)
+    return event.describe()
 
 
 # --------------------------------------------------------------------------- frame

@@ -78,6 +78,7 @@ def test_a_card_the_camera_could_not_read_is_chosen_by_touch(
     assert view.scene is not None and view.scene.screen == "pick"
     touch(view, target_of(view, Intent("choose", zone="flag3.south", value="Y5")))
     assert [c.token for c in companion.tracker.position.flags[2].south] == ["Y5"]
+    assert view.scene.toast == "South played Yellow 5 at flag 3."
     assert companion.statuses()[2].light is FlagState.OFF and not companion.messages()
     assert view.scene.screen == "flag"
     picks = {i.value for _r, i in view.targets if i.kind == "pick" and i.zone == "flag3.south"}
