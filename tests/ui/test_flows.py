@@ -194,3 +194,45 @@ def test_a_finger_on_a_turned_portrait_screen_reaches_the_flag_under_it(tmp_path
         assert view.pump() == [Intent("flag", flag=6)]
     finally:
         companion.journal.close()
+
+
+def test_a_breakthrough_claimed_by_touch_shows_the_game_over_and_match_score(
+    tmp_path: Path,
+) -> None:
+    from companion.journal import Journal
+    from companion.rules.position import Variant
+    from companion.snapshot import snapshot_of
+    from companion.tracker import Tracker
+    from hardware.config import LightsConfig
+    from hardware.lights import NoLights
+
+    view = PygameView(LANDSCAPE)
+    journal = Journal.create(tmp_path, {"first": "south", "variant": {}})
+    companion = Companion(Tracker(Variant(), Player.SOUTH), journal,
+                          NoLights(LightsConfig(board="none")), view, score_before=(2, 0))
+    view.attach(companion)
+    south = [("flag1.south", t) for t in ("R8", "R9", "R10")] + [
+        ("flag2.south", t) for t in ("O8", "O9", "O10")] + [
+        ("flag3.south", t) for t in ("Y8", "Y9", "Y10")]
+    north = [("flag9.north", t) for t in ("B1", "B2", "B3")] + [
+        ("flag8.north", t) for t in ("G1", "G2", "G3")] + [
+        ("flag7.north", t) for t in ("P1", "P2", "P3")]
+    zones: dict[str, list[str]] = {}
+    try:
+        for play in (p for pair in zip(south, north, strict=True) for p in pair):
+            zones.setdefault(play[0], []).append(play[1])
+            companion.on_snapshot(snapshot_of(zones))
+        assert not companion.messages()
+        for flag in range(3):
+            touch(view, view.layout.flag_slot(flag).token)
+            touch(view, target_of(view, Intent("claim", flag=flag, player=Player.SOUTH)))
+            assert view.scene is not None and view.scene.ruling is not None
+            assert view.scene.ruling.ruling is not None and view.scene.ruling.ruling.granted
+            touch(view, view.display.surface.get_rect())  # OK
+        assert companion.over
+        assert view.scene.screen == "over" and view.scene.outcome is companion.outcome
+        assert view.scene.model.score == (2, 5)
+        touch(view, target_of(view, Intent("go", value="board")))
+        assert view.scene.screen == "board"
+    finally:
+        journal.close()
