@@ -83,11 +83,12 @@ def play(script: Script, fps: float, changes: int | None, journal_dir: Path,
     companion = Companion(Tracker(Variant(), script.first), journal, lights, NoView(),
                           Options())
     driver = Driver(companion, part, table)
-    nudged = [0]
+    helped = [0, 0]  # straightenings and corrections so far
 
     def timed(index: int, step: Step) -> None:
-        clean = driver.report.nudges == nudged[0] and not driver.report.corrections
-        nudged[0] = driver.report.nudges
+        now = [driver.report.nudges, driver.report.corrections]
+        clean = now == helped  # read at once: no straightening, no correction
+        helped[:] = now
         if step.on_table and clean and len(companion.tracker.history) > index:
             latencies.append((companion.event_lights_at - frames.last_hand_at) * 1000)
 
