@@ -275,7 +275,7 @@ def detect(config: Config) -> Choices:
     if view == "auto":
         view = "terminal"
         notes.append(
-            "view: a display is there, but the touchscreen view is not built yet: terminal view"
+            "view: a display is there, but the touchscreen view is not wired into this command yet: terminal view"
             if _display_present()
             else "view: no display, terminal view"
         )
