@@ -47,7 +47,8 @@ def build_position(
             discards += known(z.name)
     return {
         "format": "battleline-position/1",
-        "variant": {"tactics": True},
+        # The parser refuses terrain outside the terrain variant: say it when terrain shows.
+        "variant": {"tactics": True, "terrain": any("terrain" in f for f in flags)},
         "to_move": to_move,
         "flags": flags,
         "discards": discards,

@@ -19,3 +19,12 @@ def test_zones_become_a_notation_position():
     assert pos["flags"][2]["terrain"] == "CASTLE"
     assert "terrain" not in pos["flags"][1]
     assert sorted(pos["discards"]) == ["G4", "SCOUT"]
+
+
+def test_a_read_table_with_terrain_parses_in_the_rules_library():
+    from companion.rules.notation import parse_position
+
+    pos = build_position({"flag2": ["HILLS"], "flag2.north": ["R1", "R2", "R3"]})
+    assert pos["variant"]["terrain"] is True
+    assert parse_position(pos).flags[1].terrain is not None
+    assert build_position({"flag2.north": ["R1"]})["variant"]["terrain"] is False
