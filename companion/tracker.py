@@ -22,13 +22,27 @@ import enum
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from companion.rules.actions import Action, Betray, Claim, Desert, Pass, Play, Redeploy, Scout
-from companion.rules.cards import Card, Tactic, parse_card
+from companion.rules.actions import (
+    Action,
+    Betray,
+    Claim,
+    Desert,
+    Discard,
+    Pass,
+    Place,
+    Play,
+    Redeploy,
+    Remove,
+    Scout,
+)
+from companion.rules.battlefield import Setup
+from companion.rules.cards import Card, Tactic, Terrain, parse_card, parse_terrain
 from companion.rules.claims import Reason, Ruling, Rulings, adjudicate
 from companion.rules.errors import (
+    ClaimRefused,
     EnvironmentAlreadyThere,
     FlagAlreadyClaimed,
     IllegalAction,
@@ -37,36 +51,49 @@ from companion.rules.errors import (
     SideFull,
     TacticsLimit,
 )
-from companion.rules.game import Ending, Outcome
-from companion.rules.position import FLAG_COUNT, PLAYERS, Player, Position, Variant
-from companion.rules.table import Table
+from companion.rules.game import Outcome
+from companion.rules.position import FLAG_COUNT, Player, Position, Variant
+from companion.rules.table import Table, played_card
+from companion.rules.table_game import TableGame
 from companion.snapshot import Reading, Snapshot
 
 DEFAULT_THRESHOLD: Final = 0.75
 GUILE: Final = frozenset({Tactic.SCOUT, Tactic.REDEPLOY, Tactic.DESERTER, Tactic.TRAITOR})
-_ZONE: Final = re.compile(r"flag([1-9])\.(north|south)(\.env)?|(north|south)\.(guile|discard)")
+_ZONE: Final = re.compile(
+    r"flag([1-9])(?:\.(north|south)(\.env)?)?|(north|south)\.(guile|discard)"
+)
 
-ZoneKind = Literal["formation", "env", "guile", "discard"]
+ZoneKind = Literal["formation", "env", "guile", "discard", "terrain"]
 
 
 @dataclass(frozen=True, slots=True)
 class ZoneName:
     kind: ZoneKind
-    side: Player
+    side: Player | None  # None for the battlefield card at a flag (terrain)
     flag: int | None  # 0..8 for flag zones
 
     @staticmethod
     def parse(name: str) -> ZoneName | None:
-        """The zones the tracker follows; None for any other (the terrain card under a flag)."""
+        """The zones the tracker follows (``flag3`` is the battlefield card); None for any other."""
         m = _ZONE.fullmatch(name)
         if m is None:
             return None
+        if m[1] and not m[2]:
+            return ZoneName("terrain", None, int(m[1]) - 1)
         if m[1]:
             return ZoneName("env" if m[3] else "formation", Player(m[2]), int(m[1]) - 1)
         return ZoneName("guile" if m[5] == "guile" else "discard", Player(m[4]), None)
 
+    @property
+    def player(self) -> Player:
+        """The side the zone belongs to (the battlefield card's zone belongs to neither)."""
+        assert self.side is not None, "the battlefield card's zone belongs to no player"
+        return self.side
+
     def text(self) -> str:
         """Plain words for the zone: "north's side of flag 3"."""
+        if self.kind == "terrain":
+            return f"flag {self.flag_number}'s battlefield card"
         if self.kind == "formation":
             return f"{self.side}'s side of flag {self.flag_number}"
         if self.kind == "env":
@@ -92,6 +119,10 @@ def guile_zone(player: Player) -> str:
 
 def discard_zone(player: Player) -> str:
     return f"{player}.discard"
+
+
+def terrain_zone(flag: int) -> str:
+    return f"flag{flag + 1}"
 
 
 class IssueKind(enum.Enum):
@@ -138,16 +169,32 @@ class ClaimResult:
 class TrackerState:
     """What the tracker believes at one moment; immutable, so undo is a pop."""
 
-    table: Table
+    game: TableGame
     zones: Mapping[str, tuple[str, ...]]
-    to_move: Player
-    moment: int = 0
-    passes: int = 0
-    outcome: Outcome | None = None
+
+    @property
+    def table(self) -> Table:
+        return self.game.table
 
     @property
     def position(self) -> Position:
-        return self.table.position
+        return self.game.table.position
+
+    @property
+    def to_move(self) -> Player:
+        return self.game.to_move
+
+    @property
+    def moment(self) -> int:
+        return self.game.moment
+
+    @property
+    def passes(self) -> int:
+        return self.game.passes
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.game.outcome
 
 
 def _zones_after(
@@ -164,7 +211,15 @@ def _zones_after(
         cards.remove(card.token)
         out[zone] = tuple(cards)
 
-    pile = pile or discard_zone(player)
+    if isinstance(action, Place):
+        out[terrain_zone(action.flag)] = (action.terrain.token,) if action.up else ()
+    elif isinstance(action, Discard | Remove):
+        # Marshes: the loser discards their own troop; Watchtower: the claimant takes the
+        # opponent's. Either way the card goes to its owner's discard pile by default.
+        owner = player if isinstance(action, Discard) else player.other
+        take(formation_zone(action.flag, owner), action.card)
+        add(pile or discard_zone(owner), action.card)
+    own_pile = pile or discard_zone(player)
     if isinstance(action, Play):
         card = action.card
         if isinstance(card, Tactic) and card.is_environment:
@@ -176,11 +231,11 @@ def _zones_after(
     elif isinstance(action, Redeploy):
         add(guile_zone(player), Tactic.REDEPLOY)
         take(formation_zone(action.flag, player), action.card)
-        add(pile if action.to is None else formation_zone(action.to, player), action.card)
+        add(own_pile if action.to is None else formation_zone(action.to, player), action.card)
     elif isinstance(action, Desert):
         add(guile_zone(player), Tactic.DESERTER)
         take(formation_zone(action.flag, player.other), action.card)
-        add(pile, action.card)
+        add(own_pile, action.card)
     elif isinstance(action, Betray):
         add(guile_zone(player), Tactic.TRAITOR)
         take(formation_zone(action.flag, player.other), action.card)
@@ -226,6 +281,7 @@ class Tracker:
     threshold: float = DEFAULT_THRESHOLD
     # False at a real table: whoever lays the first card plays first (the non-dealer).
     first_known: bool = True
+    setup: Setup = Setup.STANDARD
     state: TrackerState = field(init=False)
     history: list[tuple[TrackerState, TrackedEvent]] = field(default_factory=list, init=False)
     issues: list[Issue] = field(default_factory=list, init=False)
@@ -236,8 +292,8 @@ class Tracker:
     )
 
     def __post_init__(self) -> None:
-        position = Position(to_move=self.first, variant=self.variant)
-        self.state = TrackerState(Table(position), {}, self.first)
+        game = TableGame.new(self.variant, self.first if self.first_known else None, self.setup)
+        self.state = TrackerState(game, {})
 
     # ----------------------------------------------------------------- queries
     @property
@@ -408,6 +464,13 @@ class Tracker:
     # ----------------------------------------------------------------- explaining changes
     def _explain(self, changes: list[_Change]) -> tuple[Player, Action, str | None]:
         flags = [c.where.flag for c in changes]
+        if any(c.where.kind == "terrain" for c in changes):
+            return self._terrain(changes, flags)
+        game = self.state.game
+        if game.effect is not None and len(changes) == 2:
+            found = self._effect_discard(changes)
+            if found is not None:
+                return found
         cards: dict[str, Card] = {}
         for c in changes:
             try:
@@ -425,7 +488,7 @@ class Tracker:
             raise _Problem(f"two guile cards at once: {listing}", flags)
         if guile:
             g = guile[0]
-            player, card = g.where.side, cards[g.token]
+            player, card = g.where.player, cards[g.token]
             if card not in GUILE:
                 raise _Problem(
                     f"{g.token} lies in {player}'s guile area: only Scout, Redeploy, Deserter "
@@ -465,7 +528,7 @@ class Tracker:
                     "environment spot beside the flag",
                     flags,
                 )
-            return c.where.side, Play(card, c.where.flag), None
+            return c.where.player, Play(card, c.where.flag), None
         if len(adds) > 1 and not rems:
             raise _Problem(f"two cards at once: {listing}; take back the one not played", flags)
         if rems and not adds:
@@ -478,6 +541,46 @@ class Tracker:
                 flags,
             )
         raise _Problem(f"these changes are not one play: {listing}", flags)
+
+    def _terrain(
+        self, changes: list[_Change], flags: list[int | None]
+    ) -> tuple[Player, Action, str | None]:
+        """A battlefield card laid text-up in the flag row: who lays it is the rules' say."""
+        listing = "; ".join(c.text() for c in changes)
+        if len(changes) != 1 or not changes[0].added:
+            raise _Problem(f"battlefield cards are laid one at a time and stay: {listing}", flags)
+        c = changes[0]
+        assert c.where.flag is not None
+        try:
+            terrain = parse_terrain(c.token)
+        except NotationError:
+            raise _Problem(
+                f"{c.token} lies on {c.where.text()}: only battlefield cards go there", flags
+            ) from None
+        game = self.state.game
+        player = game.placer() or game.to_move
+        return player, Place(terrain, c.where.flag, True), None
+
+    def _effect_discard(
+        self, changes: list[_Change]
+    ) -> tuple[Player, Action, str | None] | None:
+        """The troop a claimed Marshes or Watchtower takes, laid on a discard pile."""
+        effect = self.state.game.effect
+        assert effect is not None
+        rems = [c for c in changes if not c.added]
+        adds = [c for c in changes if c.added]
+        if len(rems) != 1 or len(adds) != 1 or rems[0].token != adds[0].token:
+            return None
+        src, dst = rems[0].where, adds[0].where
+        if src.kind != "formation" or dst.kind != "discard" or src.flag is None:
+            return None
+        try:
+            card = parse_card(rems[0].token)
+        except NotationError:
+            return None
+        if effect.terrain is Terrain.MARSHES:
+            return effect.actor, Discard(src.flag, card), adds[0].zone
+        return effect.actor, Remove(src.flag, card), adds[0].zone
 
     def _move(
         self,
@@ -518,13 +621,14 @@ class Tracker:
                 flags.append(value)
         flags = flags or [None]
         state = self.state
-        if player is not state.to_move and (self.first_known or self.history):
+        turn_known = self.first_known or state.game.played
+        if played_card(action) is not None and player is not state.to_move and turn_known:
             return _Problem(
                 f"{player} played {action.notation()}, but it is {state.to_move}'s turn "
                 f"(if {state.to_move} cannot play, {state.to_move} passes); take it back",
                 flags,
             )
-        error = self.table.play_error(player, action)
+        error = state.game.error(player, action)
         if error is None:
             return None
         return _Problem(self._plain(player, action, error), flags)
@@ -557,27 +661,11 @@ class Tracker:
         return event
 
     def _after(self, state: TrackerState, event: TrackedEvent) -> TrackerState:
-        player, action = event.player, event.action
-        moment = state.moment + 1
-        if isinstance(action, Claim):
-            table = state.table.with_claim(action.flag, player)
-            outcome = _claim_outcome(table.position)
-            return replace(state, table=table, moment=moment, outcome=outcome)
-        if isinstance(action, Pass):
-            passes = state.passes + 1
-            nxt = player.other
-            table = _with_to_move(state.table, nxt)
-            if passes >= 2:
-                table, outcome = _resolve(table)
-                return replace(state, table=table, to_move=nxt, moment=moment, passes=passes,
-                               outcome=outcome)
-            return replace(state, table=table, to_move=nxt, moment=moment, passes=passes)
-        table = state.table.with_play(player, action, moment)
-        table = _with_to_move(table, player.other)
-        zones = _zones_after(state.zones, player, action, event.pile)
-        return replace(
-            state, table=table, zones=zones, to_move=player.other, moment=moment, passes=0
-        )
+        game = state.game.apply(event.player, event.action)
+        zones = state.zones
+        if not isinstance(event.action, Claim | Pass):
+            zones = _zones_after(zones, event.player, event.action, event.pile)
+        return TrackerState(game, zones)
 
     def apply(self, event: TrackedEvent) -> TrackedEvent:
         """Apply an event from the journal (resume, replay): checked by the same rules."""
@@ -615,6 +703,9 @@ class Tracker:
                 f"advanced claim timing: {player} claims only at the start of their own turn, "
                 "before playing",
             )
+        error = self.state.game.error(player, Claim(flag))
+        if error is not None and not isinstance(error, ClaimRefused):
+            return ClaimResult(player, flag, None, None, f"claim {number}: {error}")
         ruling = self.table.rule(flag, player)
         if not ruling.granted:
             return ClaimResult(player, flag, ruling, None, describe_ruling(ruling))
@@ -627,6 +718,9 @@ class Tracker:
             raise IllegalAction("the game is already over")
         if player is not self.state.to_move:
             raise IllegalAction(f"it is {self.state.to_move}'s turn, not {player}'s")
+        error = self.state.game.error(player, Pass())
+        if error is not None:
+            raise error
         return self._commit(TrackedEvent(player, Pass()))
 
     def undo(self) -> TrackedEvent | None:
@@ -637,38 +731,6 @@ class Tracker:
         self.state = before
         self.issues = []
         return event
-
-
-def _with_to_move(table: Table, player: Player) -> Table:
-    return replace(table, position=replace(table.position, to_move=player))
-
-
-def _claim_outcome(position: Position) -> Outcome | None:
-    winner = position.winner()
-    if winner is None:
-        return None
-    counts = (position.flag_count(Player.NORTH), position.flag_count(Player.SOUTH))
-    held = position.flag_count(winner)
-    return Outcome(winner, Ending.ENVELOPMENT if held >= 5 else Ending.BREAKTHROUGH, counts)
-
-
-def _resolve(table: Table) -> tuple[Table, Outcome]:
-    """Both players passed: every flag resolved by the usual proof, then counted."""
-    for index in range(FLAG_COUNT):
-        for player in PLAYERS:
-            if table.rule(index, player).granted:
-                table = table.with_claim(index, player)
-                break
-    position = table.position
-    outcome = _claim_outcome(position)
-    if outcome is not None:
-        return table, outcome
-    north, south = (position.flag_count(p) for p in PLAYERS)
-    counts = (north, south)
-    if north == south:
-        return table, Outcome(None, Ending.DRAW, counts)
-    winner = Player.NORTH if north > south else Player.SOUTH
-    return table, Outcome(winner, Ending.FLAGS, counts)
 
 
 def describe_ruling(ruling: Ruling) -> str:

@@ -1,0 +1,228 @@
+"""The table record: a game as the table showed it, in text, replayable by the rules.
+
+Where ``battleline-record/1`` (``record.py``) holds every action of the full
+game, deals and draws included, the table record holds only what lies face
+up: cards played and moved, battlefield cards laid, discards, claims with
+their ruling, passes. Each event line names its player; a claim carries the
+ruling's reason in braces::
+
+    [Format "battleline-table/1"]
+    [First "south"]
+    [Tactics "true"]
+    [ClaimTiming "standard"]
+    [Terrain "false"]
+    [Setup "standard"]
+    [Edition "gmt"]
+    [Result "south breakthrough"]
+
+    south R7@3
+    north B4@5
+    south claim 3 {stronger than the opponent's complete formation}
+    north pass
+
+``First`` is ``north``, ``south`` or ``table`` (whoever laid the first card);
+``Terrain``, ``Setup`` and ``Edition`` default as in ``battleline-record/1``;
+``Result`` is ``*`` for an unfinished game, else the winner (``none`` for a
+draw) and the ending. Other headers are kept as they are. Lines starting
+with ``#`` are comments; ``parse_table_record(record.text()) == record``.
+
+``parse_table_record`` raises ``NotationError`` naming the line of any text
+problem. ``TableRecord.replay`` checks every event with ``TableGame`` and
+raises the ``IllegalAction`` subclass of the first one the rules forbid (its
+message names the line), ``RulingMismatch`` when a claim's recorded reason
+is not the rules' ruling, and ``ResultMismatch`` when the game does not end
+as the ``Result`` header says.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Final
+
+from companion.rules.actions import Action, Claim, parse_action
+from companion.rules.battlefield import Setup
+from companion.rules.claims import Reason
+from companion.rules.errors import IllegalAction, InvalidSetup, NotationError
+from companion.rules.game import Ending, Outcome
+from companion.rules.position import Player, Variant
+from companion.rules.table_game import TableGame
+
+TABLE_RECORD_FORMAT: Final = "battleline-table/1"
+_HEADER: Final = re.compile(r'\[(\w+) "([^"]*)"\]')
+_EVENT: Final = re.compile(r"(north|south)\s+([^{]+?)\s*(?:\{([^}]*)\})?", re.IGNORECASE)
+_REASONS: Final = {r.value: r for r in Reason}
+_KNOWN: Final = ("Format", "First", "Tactics", "ClaimTiming", "Terrain", "Setup", "Edition", "Result")
+
+
+class RulingMismatch(IllegalAction):
+    rule = "a claim's recorded ruling must be the one the rules give"
+
+
+class ResultMismatch(IllegalAction):
+    rule = "the record's result must be the one its events lead to"
+
+
+@dataclass(frozen=True, slots=True)
+class TableEvent:
+    """One event as the table showed it; ``line`` is where it was read (not compared)."""
+
+    player: Player
+    action: Action
+    reason: Reason | None = None  # a claim's ruling
+    line: int = field(default=0, compare=False)
+
+    def text(self) -> str:
+        out = f"{self.player} {self.action.notation()}"
+        return out if self.reason is None else f"{out} {{{self.reason.value}}}"
+
+
+def result_text(outcome: Outcome | None) -> str:
+    if outcome is None:
+        return "*"
+    return f"{outcome.winner.value if outcome.winner else 'none'} {outcome.ending.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    first: Player | None = Player.SOUTH  # None: whoever laid the first card
+    variant: Variant = field(default_factory=Variant)
+    events: tuple[TableEvent, ...] = ()
+    setup: Setup = Setup.STANDARD
+    result: str = "*"  # as the Result header says; replay checks it
+    extra: tuple[tuple[str, str], ...] = ()  # other headers (Source, Seed, Started, ...)
+
+    def new_game(self) -> TableGame:
+        try:
+            return TableGame.new(self.variant, self.first, self.setup)
+        except InvalidSetup as error:
+            raise NotationError("Setup", str(error)) from None
+
+    def replay(self) -> TableGame:
+        """The game after every event; raises the first rule broken, naming its line."""
+        game = self.new_game()
+        for number, event in enumerate(self.events, start=1):
+            where = f"line {event.line}" if event.line else f"event {number}"
+            reason = None
+            if isinstance(event.action, Claim) and game.outcome is None:
+                reason = game.rule(event.action.flag, event.player).reason
+            try:
+                game = game.apply(event.player, event.action)
+            except IllegalAction as error:
+                detail = error.detail or error.rule
+                raise type(error)(f"{where} ({event.text()}): {detail}") from None
+            if event.reason is not None and reason is not None and event.reason is not reason:
+                raise RulingMismatch(
+                    f"{where} ({event.text()}): the rules grant it for {reason.value!r}"
+                )
+        got = result_text(game.outcome)
+        if self.result != "*" and got != self.result:
+            raise ResultMismatch(f"Result {self.result!r}: the events lead to {got!r}")
+        return game
+
+    def with_event(self, event: TableEvent) -> TableRecord:
+        return TableRecord(
+            self.first, self.variant, (*self.events, event), self.setup, self.result, self.extra
+        )
+
+    def headers(self) -> dict[str, str]:
+        out = {
+            "Format": TABLE_RECORD_FORMAT,
+            "First": self.first.value if self.first is not None else "table",
+            "Tactics": _flag(self.variant.tactics),
+            "ClaimTiming": self.variant.claim_timing,
+            "Terrain": _flag(self.variant.terrain),
+            "Setup": self.setup.value,
+            "Edition": self.variant.edition,
+            "Result": self.result,
+        }
+        out.update(self.extra)
+        return out
+
+    def text(self) -> str:
+        lines = [f'[{k} "{v}"]' for k, v in self.headers().items()]
+        return "\n".join([*lines, "", *(e.text() for e in self.events)]) + "\n"
+
+
+def _flag(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _choice(headers: Mapping[str, str], name: str, default: str, choices: tuple[str, ...]) -> str:
+    value = headers.get(name, default)
+    if value not in choices:
+        wanted = " or ".join(f'"{c}"' for c in choices)
+        raise NotationError(name, f"expected {wanted}, got {value!r}")
+    return value
+
+
+def parse_table_record(text: str) -> TableRecord:
+    """A table record from its text; NotationError names the line or header of any problem."""
+    headers: dict[str, str] = {}
+    events: list[TableEvent] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        header = _HEADER.fullmatch(line)
+        if header:
+            if events:
+                raise NotationError(f"line {number}", "headers come before the events")
+            headers[header[1]] = header[2]
+            continue
+        events.append(_event(line, number))
+    if headers.get("Format") != TABLE_RECORD_FORMAT:
+        raise NotationError(
+            "Format", f'expected "{TABLE_RECORD_FORMAT}", got {headers.get("Format")!r}'
+        )
+    first_text = _choice(headers, "First", "south", ("north", "south", "table"))
+    timing = _choice(headers, "ClaimTiming", "standard", ("standard", "advanced"))
+    edition = _choice(headers, "Edition", "gmt", ("gmt", "medieval"))
+    variant = Variant(
+        tactics=_choice(headers, "Tactics", "true", ("true", "false")) == "true",
+        claim_timing="advanced" if timing == "advanced" else "standard",
+        terrain=_choice(headers, "Terrain", "false", ("true", "false")) == "true",
+        edition="medieval" if edition == "medieval" else "gmt",
+    )
+    setup = Setup(_choice(headers, "Setup", "standard", tuple(s.value for s in Setup)))
+    result = headers.get("Result", "*")
+    if result != "*":
+        _parse_result(result)
+    first = None if first_text == "table" else Player(first_text)
+    extra = tuple((k, v) for k, v in headers.items() if k not in _KNOWN)
+    record = TableRecord(first, variant, tuple(events), setup, result, extra)
+    record.new_game()  # a setup the rules cannot play is a header problem
+    return record
+
+
+def _parse_result(text: str) -> Outcome | None:
+    winner, _, ending = text.partition(" ")
+    endings = {e.value: e for e in Ending}
+    if winner not in ("north", "south", "none") or ending not in endings:
+        raise NotationError(
+            "Result", f'expected "*" or a winner (north, south, none) and an ending, got {text!r}'
+        )
+    return Outcome(None if winner == "none" else Player(winner), endings[ending], (0, 0))
+
+
+def _event(line: str, number: int) -> TableEvent:
+    match = _EVENT.fullmatch(line)
+    if match is None:
+        raise NotationError(
+            f"line {number}", f"{line!r} is not an event (a player, north or south, then an action)"
+        )
+    try:
+        action = parse_action(match[2])
+    except NotationError as error:
+        raise NotationError(f"line {number}", error.problem) from None
+    reason = None
+    if match[3] is not None:
+        if not isinstance(action, Claim):
+            raise NotationError(f"line {number}", "only a claim carries a ruling in braces")
+        reason = _REASONS.get(match[3].strip())
+        if reason is None or not reason.grants:
+            raise NotationError(
+                f"line {number}", f"{match[3].strip()!r} is not a reason a claim is granted for"
+            )
+    return TableEvent(Player(match[1].lower()), action, reason, number)
