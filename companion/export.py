@@ -1,10 +1,11 @@
 """``battleline-companion export FILE``: a journal as a readable game record.
 
-The text is the rules library's game record format (``battleline-record/1``:
-headers, then one action per line) with the player and time of each event as
-comments. A camera cannot see hands or draws, so the record holds the table's
-events only (no ``deal``/``draw`` lines): it reads back with ``parse_record``
-but replays through the tracker (``replay``), not through ``GameState``.
+The text is the rules library's table record (``battleline-table/1``,
+``companion/rules/table_record.py``): headers, then one event per line with
+its player, claims with the reason they were granted. A camera cannot see
+hands or draws, so this is the table's game, not the full one
+(``battleline-record/1``); ``parse_table_record`` reads it back and its
+``replay`` checks every event with the rules, as ``replay`` does here.
 """
 
 from __future__ import annotations
@@ -13,46 +14,39 @@ import argparse
 import sys
 from pathlib import Path
 
-from companion.journal import JournalError, read_journal
-from companion.rules.position import Player
-from companion.rules.record import RECORD_FORMAT
+from companion.journal import JournalError, event_from, read_journal
+from companion.rules.claims import Reason
+from companion.rules.table_record import TableEvent, TableRecord, result_text
+
+_REASONS = {r.value: r for r in Reason}
+
+
+def export_record(path: Path) -> TableRecord:
+    """The journal's standing events (undone ones left out) as a table record."""
+    record = read_journal(path)
+    events: list[TableEvent] = []
+    for number, line in enumerate(record.lines, start=2):
+        if line.get("type") == "event":
+            event = event_from(line, f"{path}: line {number}")
+            reason = _REASONS.get(str(line.get("ruling", "")))
+            events.append(TableEvent(event.player, event.action, reason))
+        elif line.get("type") == "undo" and events:
+            events.pop()
+    extra = [("Source", "battleline-journal/1"), ("Started", str(record.header.get("started", "")))]
+    if "seed" in record.header:
+        extra.append(("Seed", str(record.header["seed"])))
+    return TableRecord(record.first, record.variant, tuple(events), record.setup,
+                       result_text(record.outcome), tuple(extra))
 
 
 def export_text(path: Path) -> str:
-    record = read_journal(path)
-    variant = record.variant
-    outcome = record.outcome
-    result = "*"
-    if outcome is not None:
-        winner = outcome.winner.value if outcome.winner else "none"
-        result = f"{winner} {outcome.ending.value}"
-    headers = {
-        "Format": RECORD_FORMAT,
-        "First": (record.first or (record.events[0].player if record.events else None)
-                  or Player.SOUTH).value,
-        "Tactics": "true" if variant.tactics else "false",
-        "ClaimTiming": variant.claim_timing,
-        "Edition": variant.edition,
-        "Result": result,
-        "Source": "battleline-journal/1 (table events only: no deals or draws)",
-        "Started": str(record.header.get("started", "")),
-    }
-    if "seed" in record.header:
-        headers["Seed"] = str(record.header["seed"])
-    lines = [f'[{k} "{v}"]' for k, v in headers.items()] + [""]
-    # The events that stand: undone ones are already gone from record.events.
-    for number, event in enumerate(record.events, start=1):
-        lines.append(f"# {number}. {event.player}")
-        lines.append(event.notation())
-    if outcome is not None:
-        north, south = outcome.flags
-        lines.append(f"# result: {result} ({north}–{south} in flags)")
-    return "\n".join(lines) + "\n"
+    return export_record(path).text()
 
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="battleline-companion export",
-                                 description="Write a game journal as a readable game record.")
+                                 description="Write a game journal as a readable game record "
+                                             "(battleline-table/1).")
     ap.add_argument("journal", type=Path)
     ap.add_argument("--out", type=Path, default=None, help="file to write (default: print)")
     ns = ap.parse_args(argv)

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import IO, Any, Final
 
 from companion.rules.actions import Action, parse_action
+from companion.rules.battlefield import Setup
 from companion.rules.errors import NotationError
 from companion.rules.game import Ending, Outcome
 from companion.rules.notation import dump_position
@@ -121,6 +122,16 @@ class JournalRecord:
     @property
     def variant(self) -> Variant:
         return variant_from(self.header.get("variant", {}), f"{self.path}: line 1")
+
+    @property
+    def setup(self) -> Setup:
+        """How the battlefield is laid out (``setup`` in the header; standard by default)."""
+        raw = self.header.get("setup", Setup.STANDARD.value)
+        try:
+            return Setup(raw)
+        except ValueError:
+            choices = ", ".join(s.value for s in Setup)
+            raise JournalError(f"{self.path}: line 1: setup must be {choices}, not {raw!r}") from None
 
     @property
     def first(self) -> Player | None:

@@ -1,9 +1,13 @@
-"""``battleline-companion replay FILE``: a journal replayed through the tracker and the rules.
+"""``battleline-companion replay FILE``: a game replayed through the tracker and the rules.
 
-Every event is applied again with the same checks as at the table, and the
-position after it must equal the one the journal recorded. Prints each event
-(claims with their ruling), the result, and exits 1 naming the first line that
-does not replay.
+FILE is a journal, a table record (``battleline-table/1``, what ``export``
+writes) or a full game record (``battleline-record/1``). Every event of a
+journal or table record is applied again with the same checks as at the
+table; a journal's position after each event must equal the one it recorded,
+a table record's claims must carry the rules' ruling and its result must be
+the one the events lead to. A full game record replays through the game
+engine (deals and draws included). Prints each event (claims with their
+ruling), the result, and exits 1 naming the first line that does not replay.
 """
 
 from __future__ import annotations
@@ -14,17 +18,79 @@ from pathlib import Path
 
 from companion.app import result_line
 from companion.journal import JournalError, event_from, read_journal
-from companion.rules.errors import IllegalAction
+from companion.rules.errors import IllegalAction, NotationError
+from companion.rules.game import Outcome
 from companion.rules.notation import dump_position
 from companion.rules.position import Player
-from companion.tracker import Tracker
+from companion.rules.record import RECORD_FORMAT, parse_record
+from companion.rules.table_record import TABLE_RECORD_FORMAT, parse_table_record
+from companion.tracker import TrackedEvent, Tracker
+
+_TABLE_HEADER = f'[Format "{TABLE_RECORD_FORMAT}"]'
+_FULL_HEADER = f'[Format "{RECORD_FORMAT}"]'
+
+
+def _kind(path: Path) -> str:
+    """``table``, ``full`` or ``journal``, from the file's first line that says."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for raw in handle:
+                line = raw.strip()
+                if line and not line.startswith("#"):
+                    if line == _TABLE_HEADER:
+                        return "table"
+                    return "full" if line == _FULL_HEADER else "journal"
+    except OSError:
+        pass  # read_journal says what is wrong with the file
+    return "journal"
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise JournalError(f"{path}: cannot read ({error})") from None
+
+
+def replay_table(path: Path, out: list[str]) -> Tracker:
+    """Replay a table record through the rules and the tracker; JournalError names the line."""
+    try:
+        record = parse_table_record(_text(path))
+        record.replay()
+    except (NotationError, IllegalAction) as error:
+        raise JournalError(f"{path}: {error}") from None
+    first = record.first
+    tracker = Tracker(record.variant, first or Player.SOUTH, first_known=first is not None,
+                      setup=record.setup)
+    for number, event in enumerate(record.events, start=1):
+        try:
+            done = tracker.apply(TrackedEvent(event.player, event.action))
+        except IllegalAction as error:
+            raise JournalError(f"{path}: line {event.line}: {error}") from None
+        text = f"{number:>4}. {done.describe()}"
+        if done.ruling is not None:
+            text += f" — granted: {done.ruling.reason.value}"
+        out.append(text)
+    return tracker
+
+
+def replay_full(path: Path, out: list[str]) -> Outcome | None:
+    """Replay a full game record through the game engine; JournalError names the action."""
+    try:
+        record = parse_record(_text(path))
+        state = record.replay()
+    except (NotationError, IllegalAction) as error:
+        raise JournalError(f"{path}: {error}") from None
+    out.append(f"{len(record.actions)} actions (deals and draws included) replayed")
+    return state.outcome
 
 
 def replay(path: Path, out: list[str]) -> Tracker:
-    """Replay ``path``; raises JournalError naming the first line that does not replay."""
+    """Replay a journal; raises JournalError naming the first line that does not replay."""
     record = read_journal(path)
     first = record.first
-    tracker = Tracker(record.variant, first or Player.SOUTH, first_known=first is not None)
+    tracker = Tracker(record.variant, first or Player.SOUTH, first_known=first is not None,
+                      setup=record.setup)
     for number, line in enumerate(record.lines, start=2):
         where = f"{path}: line {number}"
         kind = line.get("type")
@@ -51,24 +117,34 @@ def replay(path: Path, out: list[str]) -> Tracker:
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="battleline-companion replay",
-                                 description="Replay a game journal through tracker and rules.")
-    ap.add_argument("journal", type=Path)
+    ap = argparse.ArgumentParser(
+        prog="battleline-companion replay",
+        description="Replay a game journal, table record or full game record through the rules.",
+    )
+    ap.add_argument("journal", type=Path, help="a journal (.jsonl) or a game record")
     ap.add_argument("--quiet", action="store_true", help="print only the result")
     ns = ap.parse_args(argv)
     lines: list[str] = []
+    kind = _kind(ns.journal)
     try:
-        tracker = replay(ns.journal, lines)
+        if kind == "full":
+            outcome = replay_full(ns.journal, lines)
+            what = "every action legal"
+        else:
+            tracker = (replay_table if kind == "table" else replay)(ns.journal, lines)
+            outcome = tracker.outcome
+            lines.append(f"{len(tracker.history)} events replayed")
+            what = ("every event and ruling as the rules give" if kind == "table"
+                    else "every position as journaled")
     except JournalError as error:
         print("\n".join(lines))
         print(f"replay: {error}", file=sys.stderr)
         return 1
+    summary = lines.pop()
     if not ns.quiet:
         print("\n".join(lines))
-    outcome = tracker.outcome
-    events = len(tracker.history)
     if outcome is None:
-        print(f"{events} events replayed, every position as journaled; the game is unfinished")
+        print(f"{summary}, {what}; the game is unfinished")
     else:
-        print(f"{events} events replayed, every position as journaled. {result_line(outcome)}")
+        print(f"{summary}, {what}. {result_line(outcome)}")
     return 0

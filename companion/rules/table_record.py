@@ -41,12 +41,28 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
-from companion.rules.actions import Action, Claim, parse_action
+from companion.rules.actions import (
+    Action,
+    Betray,
+    Chance,
+    Claim,
+    Desert,
+    Discard,
+    Pass,
+    Place,
+    Play,
+    Redeploy,
+    Remove,
+    Scout,
+    parse_action,
+)
 from companion.rules.battlefield import Setup
+from companion.rules.cards import Terrain
 from companion.rules.claims import Reason
 from companion.rules.errors import IllegalAction, InvalidSetup, NotationError
-from companion.rules.game import Ending, Outcome
+from companion.rules.game import Ending, GameState, Outcome
 from companion.rules.position import Player, Variant
+from companion.rules.record import GameRecord
 from companion.rules.table_game import TableGame
 
 TABLE_RECORD_FORMAT: Final = "battleline-table/1"
@@ -143,6 +159,35 @@ class TableRecord:
     def text(self) -> str:
         lines = [f'[{k} "{v}"]' for k, v in self.headers().items()]
         return "\n".join([*lines, "", *(e.text() for e in self.events)]) + "\n"
+
+
+_SEEN: Final = (Play, Scout, Redeploy, Desert, Betray, Claim, Pass, Place, Discard, Remove)
+
+
+def table_record_of(record: GameRecord) -> TableRecord:
+    """The table's view of a full game: its face-up events, hands and draws left out.
+
+    A battlefield card dealt in the shuffled layout is laid at the next flag (by
+    the first player, as the tracker records it); Hundred Years' War picks are
+    hidden, placements are seen.
+    """
+    state = GameState.new(record.first, record.variant, record.setup)
+    events: list[TableEvent] = []
+    for action in record.actions:
+        player = state.player
+        before = state
+        state = state.apply(action)
+        if isinstance(action, Chance) and isinstance(action.card, Terrain):
+            if record.setup is Setup.STANDARD:
+                flags = before.position.flags
+                index = next(i for i, f in enumerate(flags) if f.terrain is None and
+                             state.position.flags[i].terrain is action.card)
+                events.append(TableEvent(record.first, Place(action.card, index, True)))
+        elif isinstance(action, _SEEN):
+            reason = before.rule(action.flag, player).reason if isinstance(action, Claim) else None
+            events.append(TableEvent(player, action, reason))
+    return TableRecord(record.first, record.variant, tuple(events), record.setup,
+                       result_text(state.outcome))
 
 
 def _flag(value: bool) -> str:

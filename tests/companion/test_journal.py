@@ -8,12 +8,16 @@ from pathlib import Path
 import pytest
 
 from companion.app import Companion
+from companion.bots import GreedyBot
 from companion.export import export_text
 from companion.export import main as export_main
 from companion.journal import Journal, JournalError, find_unfinished, read_journal
 from companion.replay import main as replay_main
-from companion.rules.position import Variant
-from companion.rules.record import parse_record
+from companion.rules.actions import Claim
+from companion.rules.game import Dealer, GameState
+from companion.rules.position import Player, Variant
+from companion.rules.record import GameRecord
+from companion.rules.table_record import parse_table_record, result_text
 from companion.simtable import TruthSnapshots, script_game
 from companion.simulate import Driver
 from companion.tracker import Tracker
@@ -85,13 +89,46 @@ def test_replay_checks_every_position(finished: Path, capsys: pytest.CaptureFixt
     assert f"line {k + 1}" in capsys.readouterr().err
 
 
-def test_export_writes_a_readable_record(finished: Path, tmp_path: Path) -> None:
+def test_export_writes_a_table_record_the_rules_read_back(
+    finished: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     text = export_text(finished)
-    record = parse_record(text)  # the rules library's record format, read back
-    events = read_journal(finished).events
-    assert [a.notation() for a in record.actions] == [e.notation() for e in events]
-    assert "# 1. " in text and '[Result "' in text
+    record = parse_table_record(text)  # the rules library's table record, read back
+    journal = read_journal(finished)
+    assert [(e.player, e.action) for e in record.events] == [
+        (e.player, e.action) for e in journal.events
+    ]
+    claims = [e for e in record.events if isinstance(e.action, Claim)]
+    assert claims and all(e.reason is not None for e in claims)
+    game = record.replay()  # every event checked by the rules, rulings and result too
+    assert game.outcome == journal.outcome
+    assert f'[Result "{result_text(journal.outcome)}"]' in text and '[Seed "2"]' in text
     out = tmp_path / "game.txt"
     assert export_main([str(finished), "--out", str(out)]) == 0
     assert out.read_text() == text
     assert export_main([str(tmp_path / "missing.jsonl")]) == 1
+    # replay reads the exported record too, and names the first line the rules refuse.
+    capsys.readouterr()
+    assert replay_main([str(out), "--quiet"]) == 0
+    assert "every event and ruling as the rules give" in capsys.readouterr().out
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith(("north ", "south ")))
+    lines[first + 1], lines[first + 2] = lines[first + 2], lines[first + 1]
+    bad = tmp_path / "bad.txt"
+    bad.write_text("\n".join(lines) + "\n")
+    assert replay_main([str(bad), "--quiet"]) == 1
+    assert f"line {first + 2} " in capsys.readouterr().err
+
+
+def test_replay_reads_a_full_game_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = GameRecord(Player.NORTH)
+    state, dealer = GameState.new(Player.NORTH), Dealer(1)
+    bot = GreedyBot(1)
+    while not state.is_over:
+        action = dealer.reveal(state) if state.chance_outcomes() else bot.choose(state)
+        state = state.apply(action)
+        record = record.with_action(action)
+    path = tmp_path / "full.txt"
+    path.write_text(record.text())
+    assert replay_main([str(path)]) == 0
+    assert f"{len(record.actions)} actions" in capsys.readouterr().out
