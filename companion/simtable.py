@@ -22,12 +22,16 @@ from companion.rules.actions import (
     Betray,
     Claim,
     Desert,
+    Discard,
     Pass,
+    Place,
     Play,
     Redeploy,
+    Remove,
     Scout,
 )
-from companion.rules.cards import Card, Tactic
+from companion.rules.battlefield import Setup
+from companion.rules.cards import Card, Tactic, Terrain
 from companion.rules.game import Dealer, GameState, Outcome
 from companion.rules.position import PLAYERS, Player, Position, Variant
 from companion.snapshot import UNKNOWN, Reading, Snapshot, SourceError
@@ -40,7 +44,10 @@ class Step:
     """One thing a person at the table could notice, and the true table after it."""
 
     player: Player
-    action: Action  # Play, Scout, Redeploy, Desert, Betray, Claim or Pass
+    # Play, Scout, Redeploy, Desert, Betray, Claim or Pass; with terrain also Place (a
+    # battlefield card laid text-up in the flag row) and the Discard/Remove Marshes and
+    # the Watchtower force
+    action: Action
     zones: Zones  # every mat zone after the step
     position: Position  # the engine's position after the step
 
@@ -71,6 +78,8 @@ def _zones(state: GameState, env_side: Mapping[tuple[int, Tactic], Player],
     side of who laid them, discards on the pile of who discarded them, guile areas."""
     out: dict[str, tuple[str, ...]] = {}
     for i, flag in enumerate(state.position.flags):
+        if flag.terrain is not None:
+            out[f"flag{i + 1}"] = (flag.terrain.token,)
         for player in PLAYERS:
             cards = flag.cards(player)
             if cards:
@@ -106,9 +115,19 @@ def script_game(
     env_side: dict[tuple[int, Tactic], Player] = {}
     piles: dict[Card, Player] = {}
     steps: list[Step] = []
+    seen = (Play, Scout, Redeploy, Desert, Betray, Claim, Pass, Place, Discard, Remove)
     while not state.is_over:
         if state.chance_outcomes():
-            state = state.apply(dealer.reveal(state))
+            chance = dealer.reveal(state)
+            before = state.position.flags
+            state = state.apply(chance)
+            if isinstance(chance.card, Terrain) and state.setup is Setup.STANDARD:
+                # The shuffled layout: a battlefield card laid at the next flag (the
+                # tracker records the first player laying it).
+                index = next(i for i, f in enumerate(state.position.flags)
+                             if f.terrain is not before[i].terrain)
+                place = Place(chance.card, index, True)
+                steps.append(Step(first, place, _zones(state, env_side, piles), state.position))
             continue
         player = state.player
         action = bots[player].choose(state)
@@ -117,7 +136,15 @@ def script_game(
             env_side[(action.flag, action.card)] = player
         if isinstance(action, Desert) or (isinstance(action, Redeploy) and action.to is None):
             piles[action.card] = player  # the discarding player's own pile
-        if isinstance(action, Play | Scout | Redeploy | Desert | Betray | Claim | Pass):
+        if isinstance(action, Discard):
+            piles[action.card] = player  # Marshes: the loser's own troop
+        if isinstance(action, Remove):
+            piles[action.card] = player.other  # Watchtower: to the troop's owner's pile
+        if isinstance(action, Place) and not action.up:
+            # Text-down the card is a plain flag: the camera sees no battlefield card
+            # there, so the Hundred Years' War is not scripted for the table.
+            raise ValueError("text-down battlefield cards cannot be shown on the table")
+        if isinstance(action, seen):
             steps.append(Step(player, action, _zones(state, env_side, piles), state.position))
     return Script(seed, first, steps, state)
 

@@ -93,7 +93,7 @@ class ZoneName:
     def text(self) -> str:
         """Plain words for the zone: "north's side of flag 3"."""
         if self.kind == "terrain":
-            return f"flag {self.flag_number}'s battlefield card"
+            return f"flag {self.flag_number}'s battlefield place"
         if self.kind == "formation":
             return f"{self.side}'s side of flag {self.flag_number}"
         if self.kind == "env":
@@ -251,7 +251,7 @@ class _Change:
     added: bool
 
     def text(self) -> str:
-        verb = "appeared on" if self.where.kind == "formation" else "appeared at"
+        verb = "appeared on" if self.where.kind in ("formation", "terrain") else "appeared at"
         if self.where.kind in ("guile", "discard"):
             verb = "appeared in"
         if not self.added:

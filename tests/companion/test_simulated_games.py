@@ -7,9 +7,12 @@ from pathlib import Path
 import pytest
 
 from companion.app import Companion, Options
-from companion.journal import Journal, read_journal
+from companion.export import export_text
+from companion.journal import Journal, read_journal, variant_json
+from companion.rules.actions import Discard, Place, Remove
 from companion.rules.notation import dump_position
 from companion.rules.position import Player, Variant
+from companion.rules.table_record import parse_table_record
 from companion.simtable import Script, TruthSnapshots, script_game
 from companion.simulate import Driver, DriveReport
 from companion.tracker import Tracker
@@ -31,7 +34,8 @@ def run_game(
 ) -> tuple[Companion, DriveReport]:
     tracker = Tracker(variant or Variant(), script.first)
     journal = Journal.create(tmp_path, {"mode": "simulated", "first": script.first.value,
-                                        "variant": {}, "seed": script.seed})
+                                        "variant": variant_json(variant or Variant()),
+                                        "seed": script.seed})
     board = lights or NoLights(LightsConfig(board="none"))
     companion = Companion(tracker, journal, board, NoView(), options or Options())
     report = Driver(companion, script, table).run()
@@ -140,3 +144,27 @@ def test_a_failing_source_raises_attention_and_recovers(tmp_path: Path) -> None:
             assert state[i] is expected
     notes = [line["message"] for line in read_journal(journal.path).lines if line["type"] == "note"]
     assert any("unplugged" in n for n in notes) and "camera: frames again" in notes
+
+
+@pytest.mark.parametrize("seed", [2, 6, 8])
+def test_a_seeded_terrain_game_journal_equals_the_script(tmp_path: Path, seed: int) -> None:
+    """Battlefield cards laid in the flag row, then the game with the Marshes' and the
+    Watchtower's discards: each an event the rules check, journalled like any other."""
+    variant = Variant(terrain=True)
+    script = script_game(seed, variant=variant)
+    kinds = {type(s.action) for s in script.steps}
+    assert {Place, Discard, Remove} <= kinds
+    companion, report = run_game(tmp_path, script, TruthSnapshots(unsure=0.1, seed=seed),
+                                 variant=variant)
+    assert report.problems == [] and report.wrong_events == 0
+    assert report.ruling_mismatches == 0 and report.ruling_checks > 100
+    assert companion.outcome == script.outcome
+    [path] = tmp_path.glob("*.jsonl")
+    assert_journal_is_the_script(path, script)
+    last = [line for line in read_journal(path).lines if line["type"] == "event"][-1]
+    laid = [flag.get("terrain") for flag in last["position"]["flags"]]
+    assert laid == [f.terrain.token if f.terrain else None for f in script.final.position.flags]
+    assert None not in laid
+    # The exported record replays through the rules to the same end.
+    record = parse_table_record(export_text(path))
+    assert record.variant.terrain and record.replay().outcome == script.outcome

@@ -235,3 +235,75 @@ def test_a_correction_stands_while_the_same_misreading_persists() -> None:
     assert t.correct("flag2.south", ["Y5"]) == [] and t.settled
     [event] = t.observe(snapshot_of({**misread, "flag6.south": ["R1"]}))
     assert event.describe() == "south R1@6"
+
+
+# ----------------------------------------------------------------- terrain
+LAYOUT = ["CASTLE", "MARSHES", "RIVER", "WATCHTOWER", "TOWN", "FIELDS", "FORTRESS", "HILLS",
+          "WOODLAND"]
+
+
+def lay_battlefield(t: Tracker, order: list[int]) -> dict[str, list[str]]:
+    """Lay the nine battlefield cards, flag by flag in ``order``; the table after."""
+    zones: dict[str, list[str]] = {}
+    for i in order:
+        zones = {**zones, f"flag{i + 1}": [LAYOUT[i]]}
+        [event] = t.observe(snapshot_of(zones))
+        assert event.notation() == f"place {LAYOUT[i]}@{i + 1} up"
+    return zones
+
+
+def test_terrain_laid_in_the_flag_row_is_an_event_and_changes_the_flags() -> None:
+    t = Tracker(Variant(terrain=True), first=S)
+    zones = lay_battlefield(t, [8, 0, 1, 2, 3, 4, 5, 6, 7])  # in any order
+    flags = t.position.flags
+    assert [f.terrain.token for f in flags if f.terrain] == LAYOUT
+    # Shuffled layout: the first player defends the Castle, the other the Fortress.
+    assert flags[0].defender is S and flags[6].defender is N
+    assert flags[2].size == 4  # River: four-card formations
+    play_through(t, {**zones, "flag3.south": ["R7"]})
+    # A battlefield card cannot be laid or swapped once play began.
+    assert t.observe(snapshot_of({**zones, "flag3.south": ["R7"], "flag1": ["HILLS"]})) == []
+    assert [i.flag for i in t.issues] == [0] and "battlefield" in t.issues[0].message
+
+
+def test_a_card_played_before_the_battlefield_is_laid_is_attention() -> None:
+    t = Tracker(Variant(terrain=True), first=S)
+    [_] = t.observe(snapshot_of({"flag1": ["CASTLE"]}))
+    assert t.observe(snapshot_of({"flag1": ["CASTLE"], "flag2.south": ["R7"]})) == []
+    assert "1 of 9 laid" in t.issues[0].message
+    assert t.observe(snapshot_of({"flag1": ["CASTLE"], "flag2": ["R7"]})) == []
+    assert t.issues[0].message == (
+        "R7 lies on flag 2's battlefield place: only battlefield cards go there")
+
+
+def test_without_terrain_a_battlefield_card_is_attention() -> None:
+    t = Tracker(first=S)
+    assert t.observe(snapshot_of({"flag4": ["HILLS"]})) == []
+    assert [i.flag for i in t.issues] == [3] and "terrain is not played" in t.issues[0].message
+
+
+def test_when_the_table_decides_who_starts_the_defenders_follow_the_first_card() -> None:
+    t = Tracker(Variant(terrain=True), first=S, first_known=False)
+    zones = lay_battlefield(t, list(range(9)))
+    assert t.position.flags[0].defender is None  # not known yet
+    play_through(t, {**zones, "flag2.north": ["B4"]})
+    assert t.position.flags[0].defender is N and t.position.flags[6].defender is S
+
+
+def test_claiming_marshes_owes_a_discard_by_the_loser() -> None:
+    t = Tracker(Variant(terrain=True), first=S)
+    zones = lay_battlefield(t, list(range(9)))
+    plays = [("flag2.south", "R10"), ("flag2.north", "B1"), ("flag2.south", "R9"),
+             ("flag3.north", "B2"), ("flag2.south", "R8"), ("flag4.north", "B3")]
+    for zone, card in plays:
+        zones = {**zones, zone: [*zones.get(zone, []), card]}
+        play_through(t, zones)
+    assert t.claim(1, S).event is not None  # Marshes, flag 2
+    # North (the loser) must discard a troop first: a play now is attention.
+    assert t.observe(snapshot_of({**zones, "flag5.south": ["R1"]})) == []
+    assert "north must discard a troop first" in t.issues[0].message
+    zones = {**zones, "flag3.north": [], "north.discard": ["B2"]}
+    [event] = t.observe(snapshot_of(zones))
+    assert (event.player, event.notation()) == (N, "discard B2@3")
+    assert t.position.discards == (parse_card("B2"),)
+    play_through(t, {**zones, "flag5.south": ["R1"]})
