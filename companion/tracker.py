@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
+from companion.messages import N_, Message
 from companion.rules.actions import (
     Action,
     Betray,
@@ -54,7 +55,7 @@ from companion.rules.errors import (
 from companion.rules.game import Outcome
 from companion.rules.position import FLAG_COUNT, Player, Position, Variant
 from companion.rules.table import Table, played_card
-from companion.rules.table_game import TableGame
+from companion.rules.table_game import BattlefieldNotLaid, TableGame
 from companion.snapshot import Reading, Snapshot
 
 DEFAULT_THRESHOLD: Final = 0.75
@@ -90,19 +91,38 @@ class ZoneName:
         assert self.side is not None, "the battlefield card's zone belongs to no player"
         return self.side
 
-    def text(self) -> str:
+    def text(self) -> Message:
         """Plain words for the zone: "north's side of flag 3"."""
         if self.kind == "terrain":
-            return f"flag {self.flag_number}'s battlefield place"
+            return Message(N_("flag {flag}'s battlefield place"), flag=self._number)
+        side = who(self.player)
         if self.kind == "formation":
-            return f"{self.side}'s side of flag {self.flag_number}"
+            return Message(N_("{side}'s side of flag {flag}"), side=side, flag=self._number)
         if self.kind == "env":
-            return f"flag {self.flag_number} ({self.side}'s environment spot)"
-        return f"{self.side}'s {'guile area' if self.kind == 'guile' else 'discard pile'}"
+            return Message(N_("flag {flag} ({side}'s environment spot)"), side=side,
+                           flag=self._number)
+        if self.kind == "guile":
+            return Message(N_("{side}'s guile area"), side=side)
+        return Message(N_("{side}'s discard pile"), side=side)
+
+    @property
+    def _number(self) -> int:
+        assert self.flag is not None
+        return self.flag + 1
 
     @property
     def flag_number(self) -> int | None:
         return None if self.flag is None else self.flag + 1
+
+
+def who(player: Player) -> Message:
+    """A player's name in a message (translated with it)."""
+    return Message(N_("north")) if player is Player.NORTH else Message(N_("south"))
+
+
+def flag_words(flag: int | None) -> Message:
+    """"flag 3" for an index, "the table" for the areas off the flag line."""
+    return Message(N_("the table")) if flag is None else Message(N_("flag {flag}"), flag=flag + 1)
 
 
 def formation_zone(flag: int, player: Player) -> str:
@@ -135,7 +155,7 @@ class IssueKind(enum.Enum):
 class Issue:
     kind: IssueKind
     flag: int | None  # 0..8, or None for the areas off the flag line and the camera
-    message: str
+    message: Message  # English as a str; ``message.localized(_)`` for the view
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +182,7 @@ class ClaimResult:
     flag: int
     ruling: Ruling | None
     event: TrackedEvent | None
-    message: str  # a plain sentence for the view
+    message: Message  # a plain sentence for the view (translatable)
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,19 +270,21 @@ class _Change:
     token: str
     added: bool
 
-    def text(self) -> str:
-        verb = "appeared on" if self.where.kind in ("formation", "terrain") else "appeared at"
-        if self.where.kind in ("guile", "discard"):
-            verb = "appeared in"
+    def text(self) -> Message:
+        zone, card = self.where.text(), self.token
         if not self.added:
-            verb = "vanished from"
-        return f"{self.token} {verb} {self.where.text()}"
+            return Message(N_("{card} vanished from {zone}"), card=card, zone=zone)
+        if self.where.kind in ("guile", "discard"):
+            return Message(N_("{card} appeared in {zone}"), card=card, zone=zone)
+        if self.where.kind == "env":
+            return Message(N_("{card} appeared at {zone}"), card=card, zone=zone)
+        return Message(N_("{card} appeared on {zone}"), card=card, zone=zone)
 
 
 class _Problem(Exception):
     """The change cannot be explained; ``flags`` are where to show it."""
 
-    def __init__(self, message: str, flags: Iterable[int | None]) -> None:
+    def __init__(self, message: Message, flags: Iterable[int | None]) -> None:
         super().__init__(message)
         self.message = message
         self.flags = sorted(set(flags), key=lambda f: -1 if f is None else f)
@@ -425,14 +447,16 @@ class Tracker:
                 # Unsure readings may stand for believed cards not read surely; anything
                 # more (a card added, moved or taken) cannot be told apart: ask.
                 if sure - belief or len(readings) != sum(belief.values()):
+                    template = (
+                        N_("{zone}: {count} cards not read for sure; straighten them, or "
+                           "confirm or correct the reading")
+                        if unsure > 1
+                        else N_("{zone}: 1 card not read for sure; straighten it, or confirm "
+                                "or correct the reading")
+                    )
                     uncertain.append(
-                        Issue(
-                            IssueKind.UNCERTAIN,
-                            where.flag,
-                            f"{where.text()}: {unsure} card{'s' if unsure > 1 else ''} "
-                            "not read for sure; straighten it, or confirm or correct "
-                            "the reading",
-                        )
+                        Issue(IssueKind.UNCERTAIN, where.flag,
+                              Message(template, zone=where.text(), count=unsure))
                     )
                 continue
             changes += [_Change(zone, where, t, True) for t in sorted((sure - belief).elements())]
@@ -444,7 +468,9 @@ class Tracker:
             self.issues = []
             return []
         if self.outcome is not None:
-            self._problem(_Problem("the game is over: start a new game to play on", []))
+            self._problem(
+                _Problem(Message(N_("the game is over: start a new game to play on")), [])
+            )
             return []
         try:
             player, action, pile = self._explain(changes)
@@ -477,85 +503,112 @@ class Tracker:
                 cards[c.token] = parse_card(c.token)
             except NotationError:
                 raise _Problem(
-                    f"{c.token} is not a card of the deck ({c.where.text()})", flags
+                    Message(N_("{card} is not a card of the deck ({zone})"), card=c.token,
+                            zone=c.where.text()),
+                    flags,
                 ) from None
         adds = [c for c in changes if c.added]
         rems = [c for c in changes if not c.added]
         guile = [c for c in adds if c.where.kind == "guile"]
         others = [c for c in adds if c.where.kind != "guile"]
-        listing = "; ".join(c.text() for c in changes)
+        listing = tuple(c.text() for c in changes)
         if len(guile) > 1:
-            raise _Problem(f"two guile cards at once: {listing}", flags)
+            raise _Problem(Message(N_("two guile cards at once: {changes}"), changes=listing), flags)
         if guile:
             g = guile[0]
             player, card = g.where.player, cards[g.token]
             if card not in GUILE:
                 raise _Problem(
-                    f"{g.token} lies in {player}'s guile area: only Scout, Redeploy, Deserter "
-                    "and Traitor go there",
+                    Message(N_("{card} lies in {side}'s guile area: only Scout, Redeploy, "
+                               "Deserter and Traitor go there"), card=g.token, side=who(player)),
                     flags,
                 )
             if card is Tactic.SCOUT:
                 if others or rems:
-                    raise _Problem(f"SCOUT and another change at once: {listing}", flags)
+                    raise _Problem(
+                        Message(N_("SCOUT and another change at once: {changes}"),
+                                changes=listing),
+                        flags,
+                    )
                 return player, Scout(), None
-            if not others:
-                if len(rems) <= 1:
-                    where = "at its new flag" if card is not Tactic.DESERTER else "on a discard pile"
-                    if card is Tactic.REDEPLOY:
-                        where = "at its new flag or on a discard pile"
-                    raise _Waiting(f"{player} played {g.token}: now put the card {where}", flags)
-                raise _Problem(f"{g.token} moves one card, but: {listing}", flags)
+            if not others and len(rems) <= 1:
+                template = N_("{side} played {card}: now put the card at its new flag")
+                if card is Tactic.DESERTER:
+                    template = N_("{side} played {card}: now put the card on a discard pile")
+                if card is Tactic.REDEPLOY:
+                    template = N_("{side} played {card}: now put the card at its new flag "
+                                  "or on a discard pile")
+                raise _Waiting(Message(template, side=who(player), card=g.token), flags)
             if len(others) != 1 or len(rems) != 1 or others[0].token != rems[0].token:
-                raise _Problem(f"{g.token} moves one card, but: {listing}", flags)
+                raise _Problem(
+                    Message(N_("{card} moves one card, but: {changes}"), card=g.token,
+                            changes=listing),
+                    flags,
+                )
             return self._move(player, card, rems[0], others[0], cards[rems[0].token], flags)
         if len(adds) == 1 and not rems:
             c = adds[0]
             card = cards[c.token]
             assert c.where.flag is not None or c.where.kind == "discard"
             if c.where.kind == "discard":
-                raise _Problem(f"{c.text()} without a Deserter or Redeploy", flags)
+                raise _Problem(
+                    Message(N_("{change} without a Deserter or Redeploy"), change=c.text()), flags
+                )
             assert c.where.flag is not None
             if c.where.kind == "env" and not (isinstance(card, Tactic) and card.is_environment):
                 raise _Problem(
-                    f"{c.token} lies in flag {c.where.flag_number}'s environment spot: "
-                    "only Fog and Mud go there",
+                    Message(N_("{card} lies in flag {flag}'s environment spot: only Fog and Mud "
+                               "go there"), card=c.token, flag=c.where.flag + 1),
                     flags,
                 )
             if c.where.kind == "formation" and isinstance(card, Tactic) and card.is_environment:
                 raise _Problem(
-                    f"{c.token} lies in {c.where.text()}: Fog and Mud go on the "
-                    "environment spot beside the flag",
+                    Message(N_("{card} lies in {zone}: Fog and Mud go on the environment spot "
+                               "beside the flag"), card=c.token, zone=c.where.text()),
                     flags,
                 )
             return c.where.player, Play(card, c.where.flag), None
         if len(adds) > 1 and not rems:
-            raise _Problem(f"two cards at once: {listing}; take back the one not played", flags)
+            raise _Problem(
+                Message(N_("two cards at once: {changes}; take back the one not played"),
+                        changes=listing),
+                flags,
+            )
         if rems and not adds:
-            raise _Problem(f"a card vanished: {listing}; put it back", flags)
+            raise _Problem(
+                Message(N_("a card vanished: {changes}; put it back"), changes=listing), flags
+            )
         moved = len(adds) == 1 and len(rems) == 1 and adds[0].token == rems[0].token
         if moved:
             raise _Problem(
-                f"{adds[0].token} moved ({listing}) without Redeploy or Traitor in a guile "
-                "area; put it back",
+                Message(N_("{card} moved ({changes}) without Redeploy or Traitor in a guile "
+                           "area; put it back"), card=adds[0].token, changes=listing),
                 flags,
             )
-        raise _Problem(f"these changes are not one play: {listing}", flags)
+        raise _Problem(
+            Message(N_("these changes are not one play: {changes}"), changes=listing), flags
+        )
 
     def _terrain(
         self, changes: list[_Change], flags: list[int | None]
     ) -> tuple[Player, Action, str | None]:
         """A battlefield card laid text-up in the flag row: who lays it is the rules' say."""
-        listing = "; ".join(c.text() for c in changes)
+        listing = tuple(c.text() for c in changes)
         if len(changes) != 1 or not changes[0].added:
-            raise _Problem(f"battlefield cards are laid one at a time and stay: {listing}", flags)
+            raise _Problem(
+                Message(N_("battlefield cards are laid one at a time and stay: {changes}"),
+                        changes=listing),
+                flags,
+            )
         c = changes[0]
         assert c.where.flag is not None
         try:
             terrain = parse_terrain(c.token)
         except NotationError:
             raise _Problem(
-                f"{c.token} lies on {c.where.text()}: only battlefield cards go there", flags
+                Message(N_("{card} lies on {zone}: only battlefield cards go there"),
+                        card=c.token, zone=c.where.text()),
+                flags,
             ) from None
         game = self.state.game
         player = game.placer() or game.to_move
@@ -595,9 +648,14 @@ class Tracker:
         name = guile.token if isinstance(guile, Tactic) else str(guile)
         owner = player if guile is Tactic.REDEPLOY else player.other
         if src.kind != "formation" or src.side is not owner or src.flag is None:
-            whose = "own" if owner is player else f"{owner}'s"
+            template = (
+                N_("{card} takes one of {side}'s own formation cards, but {change}")
+                if owner is player
+                else N_("{card} takes one of {other}'s formation cards, but {change}")
+            )
             raise _Problem(
-                f"{name} takes one of {player}'s {whose} formation cards, but {source.text()}",
+                Message(template, card=name, side=who(player), other=who(owner),
+                        change=source.text()),
                 flags,
             )
         if guile is Tactic.REDEPLOY:
@@ -610,7 +668,11 @@ class Tracker:
                 return player, Desert(src.flag, card), target.zone
         elif dst.kind == "formation" and dst.side is player and dst.flag is not None:
             return player, Betray(src.flag, card, dst.flag), None
-        raise _Problem(f"{name}: {target.text()} is not where that card can go", flags)
+        raise _Problem(
+            Message(N_("{card}: {change} is not where that card can go"), card=name,
+                    change=target.text()),
+            flags,
+        )
 
     def _rules_error(self, player: Player, action: Action) -> _Problem | None:
         """The rules' objection to ``player`` playing ``action`` now, in plain words."""
@@ -624,8 +686,9 @@ class Tracker:
         turn_known = self.first_known or state.game.played
         if played_card(action) is not None and player is not state.to_move and turn_known:
             return _Problem(
-                f"{player} played {action.notation()}, but it is {state.to_move}'s turn "
-                f"(if {state.to_move} cannot play, {state.to_move} passes); take it back",
+                Message(N_("{side} played {action}, but it is {other}'s turn (if {other} cannot "
+                           "play, {other} passes); take it back"), side=who(player),
+                        action=action.notation(), other=who(state.to_move)),
                 flags,
             )
         error = state.game.error(player, action)
@@ -633,24 +696,39 @@ class Tracker:
             return None
         return _Problem(self._plain(player, action, error), flags)
 
-    def _plain(self, player: Player, action: Action, error: IllegalAction) -> str:
+    def _plain(self, player: Player, action: Action, error: IllegalAction) -> Message:
         what = action.notation()
         i = 0 if player is Player.NORTH else 1
         mine, theirs = self.table.tactics_played[i], self.table.tactics_played[1 - i]
+        flag = getattr(action, "to", None)
+        if not isinstance(error, SideFull) or not isinstance(flag, int):
+            flag = getattr(action, "flag", None)
+        where = flag_words(flag if isinstance(flag, int) else None)
+        side, other = who(player), who(player.other)
         if isinstance(error, FlagAlreadyClaimed):
-            return f"{what}: {error.detail or 'that flag'} is claimed, no card may be added, moved or taken there; undo it"
+            return Message(N_("{action}: {flag} is claimed, no card may be added, moved or taken "
+                              "there; undo it"), action=what, flag=_claimed_flag(error, where))
         if isinstance(error, TacticsLimit):
-            return (
-                f"{what}: tactics limit — {player} has played {mine} tactics to {player.other}'s "
-                f"{theirs} and may not play another yet; take it back"
+            return Message(
+                N_("{action}: tactics limit — {side} has played {mine} tactics to {other}'s "
+                   "{theirs} and may not play another yet; take it back"),
+                action=what, side=side, other=other, mine=mine, theirs=theirs,
             )
         if isinstance(error, SecondLeader):
-            return f"{what}: {player} already played a leader; a second leader cannot be played"
+            return Message(N_("{action}: {side} already played a leader; a second leader cannot "
+                              "be played"), action=what, side=side)
         if isinstance(error, SideFull):
-            return f"{what}: {player}'s side of {error.detail} is already full"
+            return Message(N_("{action}: {side}'s side of {flag} is already full"), action=what,
+                           side=side, flag=_claimed_flag(error, where))
         if isinstance(error, EnvironmentAlreadyThere):
-            return f"{what}: that environment card already lies at {error.detail}"
-        return f"{what}: {error}"
+            return Message(N_("{action}: that environment card already lies at {flag}"),
+                           action=what, flag=_claimed_flag(error, where))
+        if isinstance(error, BattlefieldNotLaid):
+            return Message(N_("{action}: lay all nine battlefield cards before playing "
+                              "({laid} of 9 laid)"), action=what,
+                           laid=self.state.game.laid)
+        # The rules' own words (English) for the rarer refusals.
+        return Message(N_("{action}: {error}"), action=what, error=str(error))
 
     # ----------------------------------------------------------------- applying events
     def _commit(self, event: TrackedEvent) -> TrackedEvent:
@@ -685,27 +763,28 @@ class Tracker:
     def claim(self, flag: int, player: Player) -> ClaimResult:
         """``player`` claims flag ``flag`` (0..8): the ruling, and the event if granted."""
         if not 0 <= flag < FLAG_COUNT:
-            return ClaimResult(player, flag, None, None, f"there is no flag {flag + 1}")
+            return ClaimResult(player, flag, None, None,
+                               Message(N_("there is no flag {flag}"), flag=flag + 1))
         number = flag + 1
         if self.outcome is not None:
-            return ClaimResult(player, flag, None, None, "the game is already over")
+            return ClaimResult(player, flag, None, None, Message(N_("the game is already over")))
         if self.issues:
-            where = ", ".join(
-                "the table" if i.flag is None else f"flag {i.flag + 1}" for i in self.issues
-            )
+            where = tuple(dict.fromkeys(flag_words(i.flag) for i in self.issues))
             return ClaimResult(
                 player, flag, None, None,
-                f"cannot rule on flag {number} yet: {where} needs attention first",
+                Message(N_("cannot rule on flag {flag} yet: {where} needs attention first"),
+                        flag=number, where=where),
             )
         if self.variant.claim_timing == "advanced" and player is not self.state.to_move:
             return ClaimResult(
                 player, flag, None, None,
-                f"advanced claim timing: {player} claims only at the start of their own turn, "
-                "before playing",
+                Message(N_("advanced claim timing: {side} claims only at the start of their "
+                           "own turn, before playing"), side=who(player)),
             )
         error = self.state.game.error(player, Claim(flag))
         if error is not None and not isinstance(error, ClaimRefused):
-            return ClaimResult(player, flag, None, None, f"claim {number}: {error}")
+            return ClaimResult(player, flag, None, None,
+                               Message(N_("claim {flag}: {error}"), flag=number, error=str(error)))
         ruling = self.table.rule(flag, player)
         if not ruling.granted:
             return ClaimResult(player, flag, ruling, None, describe_ruling(ruling))
@@ -733,18 +812,51 @@ class Tracker:
         return event
 
 
-def describe_ruling(ruling: Ruling) -> str:
+_REASONS: Final = {
+    Reason.STRONGER: N_("stronger than the opponent's complete formation"),
+    Reason.TIE_COMPLETED_FIRST: N_("equal formations, completed first"),
+    Reason.UNBEATABLE: N_("no completion of the opponent's side can beat it"),
+    Reason.OPPONENT_CANNOT_COMPLETE: N_(
+        "too few unseen troops remain for the opponent to complete"),
+    Reason.CLAIMED: N_("flag already claimed"),
+    Reason.GAME_OVER: N_("the game is already decided"),
+    Reason.INCOMPLETE: N_("formation incomplete"),
+    Reason.WEAKER: N_("the opponent's complete formation is stronger"),
+    Reason.TIE_COMPLETED_LAST: N_("equal formations, the opponent completed first"),
+    Reason.BEATABLE: N_("the opponent could still complete a stronger formation"),
+}
+
+
+def reason_message(reason: Reason) -> Message:
+    return Message(_REASONS[reason])
+
+
+def describe_ruling(ruling: Ruling) -> Message:
     """A ruling in one plain sentence, with the counter-example for a refusal."""
-    flag = ruling.flag + 1
-    verdict = "granted" if ruling.granted else "refused"
-    text = f"{ruling.player} claims flag {flag}: {verdict} — {ruling.reason.value}"
+    side, other = who(ruling.player), who(ruling.player.other)
+    flag, reason = ruling.flag + 1, reason_message(ruling.reason)
+    template = (N_("{side} claims flag {flag}: granted — {reason}") if ruling.granted
+                else N_("{side} claims flag {flag}: refused — {reason}"))
+    text = Message(template, side=side, flag=flag, reason=reason)
     if ruling.strength is not None:
-        text += f" ({ruling.strength.formation.token} {ruling.strength.total})"
+        text = Message(N_("{ruling} ({formation} {total})"), ruling=text,
+                       formation=ruling.strength.formation.token, total=ruling.strength.total)
     if ruling.counterexample:
         cards = " ".join(t.token for t in ruling.counterexample)
-        text += f"; {ruling.player.other} could still add {cards}"
         if ruling.threat is not None:
-            text += f" for {ruling.threat.formation.token} {ruling.threat.total}"
+            text = Message(N_("{ruling}; {other} could still add {cards} for {formation} {total}"),
+                           ruling=text, other=other, cards=cards,
+                           formation=ruling.threat.formation.token, total=ruling.threat.total)
+        else:
+            text = Message(N_("{ruling}; {other} could still add {cards}"), ruling=text,
+                           other=other, cards=cards)
     elif ruling.reason in (Reason.WEAKER, Reason.TIE_COMPLETED_LAST) and ruling.threat:
-        text += f"; {ruling.player.other} has {ruling.threat.formation.token} {ruling.threat.total}"
+        text = Message(N_("{ruling}; {other} has {formation} {total}"), ruling=text, other=other,
+                       formation=ruling.threat.formation.token, total=ruling.threat.total)
     return text
+
+
+def _claimed_flag(error: IllegalAction, where: Message) -> Message:
+    """The flag an error names ("flag 3" in its detail), else the one the action names."""
+    match = re.fullmatch(r"flag ([1-9])", error.detail)
+    return flag_words(int(match[1]) - 1) if match else where
