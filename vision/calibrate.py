@@ -43,7 +43,8 @@ def detect_markers(image: Image, aruco: ArucoApi | None = None,
     """Marker id -> its four corners in full-frame pixels (TL, TR, BR, BL).
 
     Detection runs on a downscaled copy (markers are large), then the corners
-    are refined on the full frame.
+    are refined on the full frame. A fast pass first; the thorough one only when
+    it finds too few markers to calibrate on (glare, a hand, a dim corner).
     """
     det = aruco or api()
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -52,6 +53,8 @@ def detect_markers(image: Image, aruco: ArucoApi | None = None,
         small = cv2.pyrDown(small)
     factor = gray.shape[1] / small.shape[1]
     corners, ids = det.detect(small)
+    if len(ids) < 4 and det.detect_thorough is not None:
+        corners, ids = det.detect_thorough(small)
     if not ids and small is not gray:
         corners, ids = det.detect(gray)
         factor = 1.0

@@ -35,7 +35,15 @@ from numpy.typing import NDArray
 from vision.calibrate import Calibration
 from vision.mat import MatLayout, Zone, standard_mat
 from vision.position import UNKNOWN, build_position
-from vision.profile import BLUR, INSET_X, INSET_Y, TPL_PX, DeckProfile, band_px
+from vision.profile import (
+    BLUR,
+    INSET_X,
+    INSET_Y,
+    TPL_PX,
+    DeckProfile,
+    band_px,
+    colour_signature,
+)
 from vision.render_mat import background_mask, render_mat
 from vision.types import FloatImage, Image
 
@@ -46,18 +54,18 @@ COLOUR_WEIGHT: Final = 1 / 100.0  # ranking penalty per Lab unit of colour diffe
 PAIR_COLOUR_SCALE: Final = 60.0  # Lab units worth a whole correlation point between two leaders
 TOP_K: Final = 6
 COLOUR_FLOOR: Final = 8.0  # Lab units of colour difference that are only noise
-LIGHT_SAMPLES: Final = 3000
-SLOPES_COARSE: Final = (-0.04, 0.0, 0.04)  # card tilts tried first, then refined
-SLOPE_STEP: Final = 0.02
-SLOPES_FINE: Final = tuple(round(-0.06 + 0.015 * i, 3) for i in range(9))
-GOOD_FIT: Final = 0.9  # below this best correlation the tilt is searched again
-SHIFT_PX: Final = 2  # template search range around the chosen placement, each way
-REFINE_MM: Final = 3.5  # how far the band may be from where the low-res view put it
+LIGHT_SAMPLES: Final = 1500
+TILTS: Final = tuple(round(-0.07 + 0.01 * i, 3) for i in range(15))  # card slopes tried
+STRIPS: Final = 8  # column strips a card's top edge is followed in
+LINES: Final = 3  # strongest straight lines tried as the card's top edge
+SHIFT_PX: Final = 1  # template search range around the chosen placement, each way
+REFINE_MM: Final = 5.0  # how far the band may be from where the low-res view put it
 MIN_SCORE: Final = 0.85  # below: the band matches nothing in the profile well enough
 MAX_RANK_GAP: Final = 0.06  # how far below the best ranked a pairwise winner may start
 MIN_MARGIN: Final = 0.12  # below: two tokens are too alike to choose -> unknown
 INDEX_LIKE: Final = 0.8  # a weak edge is a card only if its band matches this well
-MIN_GAP_MM: Final = 8.0  # closest two fanned card tops can be
+MIN_GAP_MM: Final = 12.0  # closest two fanned card tops can be: the band (16 mm) shows,
+# less what a crooked card hides at one corner
 PEAK_SEPARATION_MM: Final = 3.0  # candidate edges closer than this are one edge
 COVER_SLACK_MM: Final = 3.0  # a crooked covering card hides this much more at one corner
 MIN_EDGE: Final = 5.0  # colour step (sum of BGR levels) of a covered card's top edge
@@ -84,7 +92,7 @@ class FrameRead:
     cards: list[CardRead]
     calibration: Calibration
     foreground: NDArray[np.bool_]  # low-res top-down "not mat" mask
-    light: FloatImage  # low-res gain field, BGR
+    light: FloatImage  # the light's gain field (BGR) on a grid of 8 low-res pixels
 
     def zones(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
@@ -121,7 +129,7 @@ def edge_rows(img: FloatImage, q: float = 0.2, spread: int = 5) -> FloatImage:
 
 
 def _distinct(points: set[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Drop hypotheses within a pixel of one already kept: the shift search covers them."""
+    """Drop placements within the shift search of one already kept: it covers them."""
     kept: list[tuple[int, int]] = []
     for p in sorted(points):
         if all(abs(p[0] - k[0]) > SHIFT_PX or abs(p[1] - k[1]) > SHIFT_PX for k in kept):
@@ -139,7 +147,8 @@ class Reader:
         self.layout = layout or standard_mat()
         lay = self.layout
         self.low_size = (round(lay.width * LOW_PX), round(lay.height * LOW_PX))
-        self.ref = render_mat(LOW_PX, lay).astype(np.float32)
+        self._ref8 = render_mat(LOW_PX, lay)
+        self.ref = self._ref8.astype(np.float32)
         bg = background_mask(LOW_PX, lay)
         ys, xs = np.nonzero(bg)
         # A few thousand evenly spread samples measure a smooth light field well.
@@ -151,7 +160,8 @@ class Reader:
         gy, gx = np.mgrid[0:self.low_size[1]:8, 0:self.low_size[0]:8].astype(np.float32)
         self._grid_terms = _poly_terms(*self._norm(gx, gy))
         self._templates = profile.gray
-        self._tpl_cache: dict[int, tuple[FloatImage, FloatImage]] = {}
+        self._tpl_cache: dict[tuple[int, int], tuple[FloatImage, FloatImage]] = {}
+        self._line_cache: dict[int, tuple[NDArray[np.intp], FloatImage]] = {}
         self._tw, self._th = band_px(profile.card_w, profile.band_mm)
         ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
         self._mean_tpl = np.ascontiguousarray(
@@ -165,14 +175,15 @@ class Reader:
     # -- light -----------------------------------------------------------------------
     def _fit_light(self, low: FloatImage) -> FloatImage:
         """Per-channel quadratic log-gain over the mat, robust to what covers it."""
-        obs = np.log(low[self._bg_idx] + 8.0) - self._log_ref
+        obs = np.log(low[self._bg_idx].astype(np.float32) + 8.0) - self._log_ref
         a = self._bg_terms
         coef = np.zeros((6, 3))
         for ch in range(3):
             y = obs[:, ch]
             keep = np.abs(y - np.median(y)) < 0.35
             for _ in range(3):
-                c, *_ = np.linalg.lstsq(a[keep], y[keep], rcond=None)
+                ak = a[keep]
+                c = np.linalg.solve(ak.T @ ak + 1e-6 * np.eye(6), ak.T @ y[keep])
                 r = y - a @ c
                 mad = np.median(np.abs(r[keep])) + 1e-3
                 keep = np.abs(r) < max(0.05, 3 * mad)
@@ -187,15 +198,18 @@ class Reader:
     def read(self, frame: Image, calib: Calibration) -> FrameRead:
         if frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError(f"expected a BGR colour frame, got an array of shape {frame.shape}")
-        half = cv2.pyrDown(frame)
-        to_low = np.diag([LOW_PX, LOW_PX, 1.0]) @ calib.frame_to_mat @ np.diag([2.0, 2.0, 1.0])
+        # Half size by 2x2 means (as much detail as 1 px/mm needs), then top-down.
+        half = cv2.resize(frame, ((frame.shape[1] + 1) // 2, (frame.shape[0] + 1) // 2),
+                          interpolation=cv2.INTER_AREA)
+        to_low = (np.diag([LOW_PX, LOW_PX, 1.0]) @ calib.frame_to_mat
+                  @ np.diag([frame.shape[1] / half.shape[1], frame.shape[0] / half.shape[0], 1.0]))
         low = cv2.warpPerspective(half, to_low, self.low_size, flags=cv2.INTER_LINEAR,
-                                  borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+                                  borderMode=cv2.BORDER_REPLICATE)
         coef = self._fit_light(low)
         gain = np.exp(self._grid_terms @ coef).astype(np.float32)
-        gain = cv2.resize(gain, self.low_size, interpolation=cv2.INTER_LINEAR)
-        corrected = low / gain
-        b, g, r = cv2.split(cv2.absdiff(corrected, self.ref))
+        inverse = cv2.resize(1.0 / gain, self.low_size, interpolation=cv2.INTER_LINEAR)
+        corrected = cv2.multiply(low, inverse, dtype=cv2.CV_32F)
+        b, g, r = cv2.split(cv2.absdiff(cv2.convertScaleAbs(corrected), self._ref8))
         diff = cv2.max(cv2.max(b, g), r)
         fg: Image = (diff > FG_THRESHOLD).astype(np.uint8)
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -270,12 +284,14 @@ class Reader:
         sure: list[bool] = []
         next_top = bottom
         for t, certain in reversed(tops):
+            if reads and not certain and t > next_top - MIN_GAP_MM * LOW_PX:
+                continue  # within the band of the card found below: a line in it
             visible = min(p.band_mm, next_top - t - COVER_SLACK_MM)
             band_rows = fg[int(t) + 1:int(t + max(visible, 3))]
             colcov = band_rows.mean(axis=0) if len(band_rows) else cols
             cx = self._card_centre(colcov, p.card_w, (c0 + c1 + 1) / 2)
-            rd = self._classify_at(zone, t, cx, visible, frame, m2f, coef)
-            if not certain and rd.score < INDEX_LIKE:
+            rd = self._classify_at(zone, t, cx, visible, frame, m2f, coef, certain)
+            if rd is None:
                 continue  # a line in the art, not a card's edge
             if reads and rd.top_local > next_top - MIN_GAP_MM * LOW_PX:
                 continue  # snapped onto the card already found below it
@@ -315,114 +331,159 @@ class Reader:
         block = fg[int(top):int(bottom)]
         return bool(len(block) and (block.mean(axis=0) > 0.8).sum() > 40)
 
+    def _zone_matrix(self, zone: Zone) -> FloatImage:
+        """Zone-local mm (tops up, origin at the margin's corner) -> mat mm, as a matrix."""
+        r, m = zone.rect, ZONE_MARGIN
+        if zone.up == "up":
+            return np.array([[1, 0, r.x - m], [0, 1, r.y - m], [0, 0, 1]], np.float64)
+        return np.array([[-1, 0, r.x + r.w + m], [0, -1, r.y + r.h + m], [0, 0, 1]], np.float64)
+
+    def _warp_band(self, to_frame: FloatImage, u0: float, v0: float, slope: float,
+                   frame: Image, rows: int | None = None) -> Image:
+        """The band whose top-left is zone-local (u0, v0) mm at ``slope``, upright at
+        template scale with REFINE_MM of slack around it (its first ``rows`` rows)."""
+        m, t = round(REFINE_MM * TPL_PX), TPL_PX
+        # Crop pixel -> zone-local mm: the band's sides stay upright, its top slopes.
+        band = np.array([[1 / t, 0, u0 - m / t],
+                         [slope / t, 1 / t, v0 - (slope + 1) * m / t],
+                         [0, 0, 1]])
+        size = (self._tw + 2 * m, rows or self._th + 2 * m)
+        return cv2.warpPerspective(frame, to_frame @ band, size,
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
+
+    def _tilt_lines(self, rows: int) -> tuple[NDArray[np.intp], FloatImage]:
+        """For every tilt, strip and row: where that straight line crosses the strip
+        (lower row index and the weight of the row below it)."""
+        if rows not in self._line_cache:
+            m, w = round(REFINE_MM * TPL_PX), self._tw
+            x0, x1 = m + round(0.1 * w), m + w - round(0.1 * w)
+            xs = (np.arange(STRIPS) + 0.5) * ((x1 - x0) // STRIPS) + x0 - (m + w / 2)
+            pos = (np.arange(rows, dtype=np.float32)[None, None, :]
+                   + np.array(TILTS, np.float32)[:, None, None] * xs[None, :, None])
+            lo = np.clip(np.floor(pos).astype(np.intp), 0, rows - 2)
+            fr = np.clip(pos - lo, 0.0, 1.0).astype(np.float32)
+            # Flat indices into a (strips, rows) profile.
+            self._line_cache[rows] = (lo + (np.arange(STRIPS) * rows)[None, :, None], fr)
+        return self._line_cache[rows]
+
+    def _top_edge(self, crop: Image) -> tuple[float, list[int]]:
+        """The slope of the card's top edge in a band crop, and the rows of the
+        strongest lines at that slope (each the boundary below that row).
+
+        A card's top edge, and the frame and rules printed parallel to it, are
+        straight colour steps across the whole width; a line in the art spans only
+        part of it. The vertical colour steps of column strips are summed along
+        every straight line of the tilts a hand puts a card down with (the median
+        half of the strips, so a shadow or a glare in a few does not decide); the
+        best line gives the tilt.
+        """
+        m, w = round(REFINE_MM * TPL_PX), self._tw
+        rows = len(crop) - 1
+        x0, x1 = m + round(0.1 * w), m + w - round(0.1 * w)
+        x1 -= (x1 - x0) % STRIPS
+        g = cv2.absdiff(crop[1:, x0:x1], crop[:-1, x0:x1]).sum(axis=2, dtype=np.float32)
+        prof = g.reshape(rows, STRIPS, -1).mean(axis=2).T.ravel()
+        lo, fr = self._tilt_lines(rows)
+        vals = prof[lo] * (1 - fr) + prof[lo + 1] * fr  # (tilts, strips, rows)
+        vals.sort(axis=1)
+        line = vals[:, STRIPS // 4:STRIPS - STRIPS // 4].mean(axis=1)
+        k = int(np.argmax(line)) // rows
+        at = line[k]
+        peaks = [r for r in range(rows) if at[r] >= at[max(r - 1, 0)]
+                 and at[r] >= at[min(r + 1, rows - 1)]]
+        return float(TILTS[k]), sorted(peaks, key=lambda r: -at[r])[:LINES]
+
     def _classify_at(self, zone: Zone, t: float, cx: float, visible: float,
-                     frame: Image, m2f: FloatImage,
-                     coef: FloatImage) -> CardRead:
+                     frame: Image, m2f: FloatImage, coef: FloatImage,
+                     certain: bool = True) -> CardRead | None:
+        """Place and read the card whose top edge the zone view shows near row ``t``.
+
+        ``None`` for an edge that was not certainly a card's and whose band looks
+        like no index (a line in the art).
+        """
         p = self.profile
-        half = p.card_w / 2
-        u0, u1 = cx / LOW_PX - half, cx / LOW_PX + half
+        u0 = cx / LOW_PX - p.card_w / 2
         v0 = t / LOW_PX
         m = round(REFINE_MM * TPL_PX)
         w, h = self._tw, self._th
-        dst = np.array([[m, m], [m + w, m], [m + w, m + h], [m, m + h]], np.float32)
-        gain = None
-
-        def warp(sl: float) -> tuple[FloatImage, list[tuple[float, float]]]:
-            nonlocal gain
-            dv = sl * p.card_w
-            band = [(u0, v0 - dv / 2), (u1, v0 + dv / 2),
-                    (u1, v0 + dv / 2 + p.band_mm), (u0, v0 - dv / 2 + p.band_mm)]
-            corners = [self._to_mat(zone, u, v) for u, v in band]
-            src = cv2.perspectiveTransform(np.array(corners, np.float64).reshape(-1, 1, 2), m2f)
-            mtx = cv2.getPerspectiveTransform(src.reshape(4, 2).astype(np.float32), dst)
-            crop = cv2.warpPerspective(frame, mtx, (w + 2 * m, h + 2 * m),
-                                       flags=cv2.INTER_LINEAR,
-                                       borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-            if gain is None:
-                gain = self.gain_at(coef, sum(c[0] for c in corners) / 4,
-                                    sum(c[1] for c in corners) / 4) * 255.0
-            crop /= gain
-            return crop, band
-
-        # Where exactly the card lies. Tilt first: the one at which the deck's
-        # average index band (its shared layout) matches best. Then the offset:
-        # hypotheses from that match and from strong edges (a card's top edge
-        # spans the band, its sides are a card width apart); the hypothesis
-        # whose band is best explained by some card wins.
+        to_frame = m2f @ self._zone_matrix(zone)
+        # The tilt from the card's own top edge (and the lines parallel to it), then
+        # one upright warp turned about the band's centre.
+        slope, rows = self._top_edge(self._warp_band(to_frame, u0, v0, 0.0, frame, m + h // 2))
+        v1 = v0 - slope * p.card_w / 2
+        mid = self._to_mat(zone, u0 + p.card_w / 2, v0 + p.band_mm / 2)
+        gain = (1.0 / (self.gain_at(coef, *mid) * 255.0)).astype(np.float32)
+        crop = self._warp_band(to_frame, u0, v1, slope, frame).astype(np.float32) * gain
+        gray = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
         hv = min(h, max(int(visible * TPL_PX), 8))
         ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
-        mean_tpl = self._mean_tpl[:hv - iy]
-        fits: dict[float, tuple[float, FloatImage, list[tuple[float, float]], int, int]] = {}
-
-        def fit(sl: float) -> float:
-            if sl not in fits:
-                crop, band = warp(sl)
-                g = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
-                res = cv2.matchTemplate(g, mean_tpl, cv2.TM_CCOEFF_NORMED)
-                _, val, _, loc = cv2.minMaxLoc(res)
-                fits[sl] = (val, crop, band, loc[0] - ix, loc[1] - iy)
-            return fits[sl][0]
-
-        # Coarse to fine over the tilts a hand puts a card down with.
-        centre = max(SLOPES_COARSE, key=fit)
-        centre = max((centre - SLOPE_STEP, centre, centre + SLOPE_STEP), key=fit)
-        best_fit = fits[centre]
-        _, crop, band, mx, my = best_fit
-        hyps = {(mx, my)}
-        gy = edge_rows(crop[:, m + w // 8:m + w - w // 8], spread=1)
-        gy = np.convolve(gy[:2 * m + 1], [0.25, 0.5, 0.25], mode="same")
-        peaks = [i for i in range(len(gy)) if gy[i] >= gy[max(i - 1, 0)]
-                 and gy[i] >= gy[min(i + 1, len(gy) - 1)] and gy[i] >= 0.2 * gy.max()]
-        for py in sorted(peaks, key=lambda i: -gy[i])[:2]:
-            ty = py + 1
-            rows = crop[min(ty + 2, len(crop) - 1):max(ty + hv - 2, ty + 3)]
-            gx = edge_rows(rows.transpose(1, 0, 2), spread=3)
-            pair = np.minimum(gx[:2 * m - 1], gx[w:w + 2 * m - 1])  # both sides must show
-            hyps.add((int(np.argmax(pair)) + 1, ty))
-        s = SHIFT_PX
-        q = m + s + iy + ix  # slack for a match at the crop's very edge
-        pad = cv2.copyMakeBorder(crop, q, q + h, q, q + w, cv2.BORDER_REPLICATE)
-        best: tuple[float, int, int, FloatImage] | None
-        best = None
-        for tx, ty in _distinct(hyps):
-            aligned = pad[ty - s + q:ty + h + s + q, tx - s + q:tx + w + s + q]
-            quick = self.best_score(aligned, visible - (ty - m) / TPL_PX)
-            if best is None or quick > best[0]:
-                best = (quick, tx, ty, aligned)
-        assert best is not None
-        quick, tx, ty, aligned = best
-        if quick < GOOD_FIT:
-            # A doubtful fit (a covered card, its coverer's edge across the band):
-            # search the tilt again, judged by how well some card explains the band.
-            for sl in SLOPES_FINE:
-                crop2, band2 = warp(sl)
-                g = cv2.GaussianBlur(cv2.cvtColor(crop2, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
-                res = cv2.matchTemplate(g, mean_tpl, cv2.TM_CCOEFF_NORMED)
-                _, _, _, loc = cv2.minMaxLoc(res)
-                tx2, ty2 = loc[0] - ix, loc[1] - iy
-                pad2 = cv2.copyMakeBorder(crop2, q, q + h, q, q + w, cv2.BORDER_REPLICATE)
-                al2 = pad2[ty2 - s + q:ty2 + h + s + q, tx2 - s + q:tx2 + w + s + q]
-                quick2 = self.best_score(al2, visible - (ty2 - m) / TPL_PX)
-                if quick2 > quick:
-                    quick, tx, ty, aligned, band = quick2, tx2, ty2, al2, band2
-        token, conf, score, cands = self.classify(aligned, visible - (ty - m) / TPL_PX)
+        # Where the band lies: where the deck's shared layout (frame, corner indices)
+        # fits; or the strongest straight line is the card's top edge, and across
+        # where that layout fits or where both side edges of a card-wide band show.
+        # The placement some card explains best wins.
+        res = cv2.matchTemplate(gray, self._mean_tpl[:hv - iy], cv2.TM_CCOEFF_NORMED)
+        ly, lx = np.unravel_index(int(np.argmax(res)), res.shape)
+        tx, ty = int(lx) - ix, int(ly) - iy
+        sides = edge_rows(crop[m + 2:m + hv - 2].transpose(1, 0, 2), spread=3)
+        pair = np.minimum(sides[:2 * m - 1], sides[w:w + 2 * m - 1])  # both must show
+        hyps = {(tx, ty)}
+        for r in rows:
+            hyps |= {(tx, r + 1), (int(np.argmax(pair)) + 1, r + 1)}
+        places = _distinct(hyps)
+        tx, ty = places[self._quick(gray, places, hv)] if len(places) > 1 else places[0]
+        _, tpl = self._normalised_templates(hv)
+        vraw = self._views(gray, tx, ty, hv, SHIFT_PX)
+        vm = vraw - vraw.mean(axis=1, keepdims=True)
+        vm /= np.linalg.norm(vm, axis=1, keepdims=True) + 1e-6
+        corr = vm @ tpl
+        if not certain and float(corr.max()) < INDEX_LIKE:
+            return None
+        token, conf, score, cands = self._decide(crop, tx, ty, hv, vraw, corr)
         du, dvv = (tx - m) / TPL_PX, (ty - m) / TPL_PX
-        moved = [(u + du, v + dvv) for u, v in band]
-        corners = [self._to_mat(zone, u, v) for u, v in moved]
+        band = [(u0 + du, v1 + dvv), (u0 + du + p.card_w, v1 + dvv + slope * p.card_w),
+                (u0 + du + p.card_w, v1 + dvv + slope * p.card_w + p.band_mm),
+                (u0 + du, v1 + dvv + p.band_mm)]
+        corners = [self._to_mat(zone, u, v) for u, v in band]
         rd = CardRead(zone.name, 0, token, conf, score, corners, cands)
         rd.top_local = (v0 + dvv) * LOW_PX
         return rd
 
-    def _normalised_templates(self, hv: int) -> tuple[FloatImage, FloatImage]:
-        """Templates cut to the visible height: raw, and zero-mean unit-norm rows."""
-        if hv not in self._tpl_cache:
+    def _normalised_templates(self, hv: int, step: int = 1) -> tuple[FloatImage, FloatImage]:
+        """Templates cut to the visible height (every ``step``-th pixel each way): raw,
+        and zero-mean unit-norm columns."""
+        if (hv, step) not in self._tpl_cache:
             ix, iy, w = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX), self._tw
-            raw = np.ascontiguousarray(
-                self._templates[:, iy:hv, ix:w - ix].reshape(len(self._templates), -1))
+            raw = np.ascontiguousarray(self._templates[:, iy:hv:step, ix:w - ix:step].reshape(
+                len(self._templates), -1))
             tpl = raw - raw.mean(axis=1, keepdims=True)
             tpl /= np.linalg.norm(tpl, axis=1, keepdims=True) + 1e-6
-            self._tpl_cache[hv] = (raw, np.ascontiguousarray(tpl.T))
-        return self._tpl_cache[hv]
+            self._tpl_cache[hv, step] = (raw, np.ascontiguousarray(tpl.T))
+        return self._tpl_cache[hv, step]
+
+    def _quick(self, gray: FloatImage, places: list[tuple[int, int]], hv: int) -> int:
+        """Which placement some card explains best, judged on every other pixel."""
+        _, tpl = self._normalised_templates(hv, 2)
+        v = np.concatenate([self._views(gray, x, y, hv, SHIFT_PX, 2) for x, y in places])
+        v -= v.mean(axis=1, keepdims=True)
+        v /= np.linalg.norm(v, axis=1, keepdims=True) + 1e-6
+        best = (v @ tpl).max(axis=1).reshape(len(places), -1).max(axis=1)
+        return int(np.argmax(best))
+
+    def _views(self, gray: FloatImage, tx: int, ty: int, hv: int, s: int,
+               step: int = 1) -> FloatImage:
+        """The band's inner part at every shift within ``s`` px of (tx, ty), one per row
+        (every ``step``-th pixel each way)."""
+        ix, iy, w = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX), self._tw
+        hh, ww = hv - iy, w - 2 * ix
+        y0, x0 = ty + iy - s, tx + ix - s
+        pad = max(0, -y0, -x0, y0 + hh + 2 * s - gray.shape[0], x0 + ww + 2 * s - gray.shape[1])
+        if pad:
+            gray = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+            y0, x0 = y0 + pad, x0 + pad
+        win = np.lib.stride_tricks.sliding_window_view(
+            gray[y0:y0 + hh + 2 * s, x0:x0 + ww + 2 * s], (hh, ww))[:, :, ::step, ::step]
+        return np.ascontiguousarray(win.reshape((2 * s + 1) ** 2, -1))
 
     def classify(self, crop: FloatImage, visible_mm: float,
                  ) -> tuple[str, float, float, list[tuple[str, float]]]:
@@ -430,15 +491,36 @@ class Reader:
 
         ``crop`` is the band with SHIFT_PX pixels of slack on every side, in true
         colours (BGR, 0..1); only its top ``visible_mm`` is trusted.
-
-        A first pass ranks every token by grey correlation minus colour distance.
-        Tokens of one colour share most of their band, so the leaders are then
-        compared pairwise where their templates differ (the numeral, the pips)
-        and by colour; the smallest pairwise margin of the winner is its
-        confidence.
         """
-        g = self._global(crop, visible_mm)
-        raw, tpl, vraw, best_shift, ncc, cpen, score = g
+        gray = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
+        hv = min(self._th, max(int(min(visible_mm, self.profile.band_mm) * TPL_PX), 8))
+        _, tpl = self._normalised_templates(hv)
+        vraw = self._views(gray, SHIFT_PX, SHIFT_PX, hv, SHIFT_PX)
+        vm = vraw - vraw.mean(axis=1, keepdims=True)
+        vm /= np.linalg.norm(vm, axis=1, keepdims=True) + 1e-6
+        return self._decide(crop, SHIFT_PX, SHIFT_PX, hv, vraw, vm @ tpl)
+
+    def _decide(self, crop: FloatImage, tx: int, ty: int, hv: int, vraw: FloatImage,
+                corr: FloatImage) -> tuple[str, float, float, list[tuple[str, float]]]:
+        """Name the band at (tx, ty) of ``crop``, or ``unknown``.
+
+        A first pass ranks every token by grey correlation over small shifts
+        minus colour distance. Tokens of one colour share most of their band, so
+        the leaders are then compared pairwise where their templates differ (the
+        numeral, the pips) and by colour; the smallest pairwise margin of the
+        winner is its confidence.
+        """
+        w = self._tw
+        raw, tpl = self._normalised_templates(hv)
+        best_shift = corr.argmax(axis=0)
+        ncc = corr.max(axis=0)
+        y0, x0 = max(ty, 0), max(tx, 0)
+        sig = colour_signature(crop[y0:y0 + hv, x0:x0 + w], 2)
+        cdist = np.linalg.norm(self.profile.chroma - sig, axis=1)
+        # Colour differences below the noise floor (white balance, one photo per
+        # card) say nothing: two cards of one suit are the same colour.
+        cpen = np.maximum(cdist - COLOUR_FLOOR, 0.0)
+        score = ncc - COLOUR_WEIGHT * cpen
         order = [int(i) for i in np.argsort(-score)[:TOP_K]]
         cands = [(self.profile.tokens[i], float(score[i])) for i in order[:3]]
 
@@ -450,10 +532,9 @@ class Reader:
             squared, so the numeral outweighs slight blur), plus colour.
             """
             others = [c for c in order if c != a]
-            wgt = np.square(tpl[:, [a]].T - tpl[:, others].T)
-            v = vraw[best_shift[a]]
-            shape = (_wncc_rows(v, np.broadcast_to(raw[a], wgt.shape), wgt)
-                     - _wncc_rows(v, raw[others], wgt))
+            wgt = np.square(tpl[:, [a]] - tpl[:, others]).T
+            v, ta, to = vraw[best_shift[a]], raw[a], raw[others]
+            shape = _wncc_pair(v, ta, to, wgt)
             colour = (cpen[others] - cpen[a]) / PAIR_COLOUR_SCALE
             return dict(zip(others, (shape + colour).tolist(), strict=True))
 
@@ -475,48 +556,21 @@ class Reader:
             return UNKNOWN, conf * 0.5, top, cands
         return self.profile.tokens[winner], 0.5 + conf * 0.5, top, cands
 
-    def _global(self, crop: FloatImage, visible_mm: float, colour: bool = True,
-                ) -> tuple[FloatImage, ...]:
-        """Every token's grey correlation (best of the small shifts) and colour penalty."""
-        from vision.profile import band_features
 
-        s, w = SHIFT_PX, self._tw
-        hv = max(int(min(visible_mm, self.profile.band_mm) * TPL_PX), 8)
-        ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
-        gray_c = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
-        raw, tpl = self._normalised_templates(hv)
-        views = []
-        for dy in range(-s, s + 1):
-            for dx in range(-s, s + 1):
-                views.append(gray_c[s + dy + iy:s + dy + hv, s + dx + ix:s + dx + w - ix].ravel())
-        vraw = np.asarray(views, np.float32)
-        vm = vraw - vraw.mean(axis=1, keepdims=True)
-        vm /= np.linalg.norm(vm, axis=1, keepdims=True) + 1e-6
-        corr = vm @ tpl
-        best_shift = corr.argmax(axis=0)
-        ncc = corr.max(axis=0)
-        if not colour:
-            return raw, tpl, vraw, best_shift, ncc, np.zeros_like(ncc), ncc
-        _, sig = band_features(crop[s:s + hv, s:s + w])
-        cdist = np.linalg.norm(self.profile.chroma - sig, axis=1)
-        # Colour differences below the noise floor (white balance, one photo per
-        # card) say nothing: two cards of one suit are the same colour.
-        cpen = np.maximum(cdist - COLOUR_FLOOR, 0.0)
-        score = ncc - COLOUR_WEIGHT * cpen
-        return raw, tpl, vraw, best_shift, ncc, cpen, score
+def _wncc_pair(v: FloatImage, ta: FloatImage, to: FloatImage, w: FloatImage) -> FloatImage:
+    """Per row of ``w``: the weighted NCC of ``v`` with ``ta`` minus that with that row of ``to``.
 
-    def best_score(self, crop: FloatImage, visible_mm: float) -> float:
-        """How well the best token explains a band: cheap, for choosing where it lies."""
-        return float(self._global(crop, visible_mm, colour=False)[6].max())
-
-
-def _wncc_rows(v: FloatImage, t: FloatImage, w: FloatImage) -> FloatImage:
-    """Weighted normalised cross-correlation of ``v`` with each row of ``t`` (weights ``w``)."""
+    Weighted sums expanded (sum w(v-mv)(t-mt) = sum wvt - sum wv sum wt / sum w) so
+    each term is one matrix product.
+    """
     sw = w.sum(axis=1) + 1e-9
-    mv = (w @ v) / sw
-    mt = (w * t).sum(axis=1) / sw
-    dv = v[None, :] - mv[:, None]
-    dt = t - mt[:, None]
-    num = (w * dv * dt).sum(axis=1)
-    den = np.sqrt((w * dv * dv).sum(axis=1) * (w * dt * dt).sum(axis=1)) + 1e-9
-    return np.asarray(num / den, np.float32)
+    m = w @ np.stack([v, v * v, ta, ta * ta, v * ta], axis=1)
+    wv, wvv, wa, waa, wva = m.T
+    var_v = np.maximum(wvv - wv * wv / sw, 1e-12)
+    own = (wva - wv * wa / sw) / np.sqrt(var_v * np.maximum(waa - wa * wa / sw, 1e-12))
+    wt = w * to
+    wo = wt.sum(axis=1)
+    woo = (wt * to).sum(axis=1)
+    wvo = wt @ v
+    other = (wvo - wv * wo / sw) / np.sqrt(var_v * np.maximum(woo - wo * wo / sw, 1e-12))
+    return np.asarray(own - other, np.float32)
