@@ -31,6 +31,12 @@ typecheck: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/battleline-companion bench rules
 
+# The touchscreen as a kiosk on the Pi: a systemd unit that starts it full screen at
+# boot through SDL's kmsdrm driver (ARGS="--orientation portrait" for Touch Display 2).
+.PHONY: kiosk-install
+kiosk-install: $(STAMP)
+	$(BIN)/battleline-companion kiosk --install $(ARGS)
+
 # On a Raspberry Pi the venv sees the apt-installed picamera2 and lgpio, which
 # are built against the system's libcamera and kernel and do not come from PyPI.
 IS_PI := $(shell grep -qs 'Raspberry Pi' /proc/device-tree/model && echo yes)

@@ -27,6 +27,10 @@ from hardware.lights import FlagLights
 from hardware.states import ButtonEvent
 
 
+class ViewClosed(Exception):
+    """The touchscreen's window was closed: the run ends, the game stays journaled."""
+
+
 @dataclass(frozen=True)
 class Options:
     auto_claim: bool = False
@@ -107,8 +111,17 @@ class Companion:
         )
 
     # ----------------------------------------------------------------- inputs
+    def pump_view(self) -> None:
+        """The view's waiting taps act now (each is journaled like a button or a typed
+        command); raises ``ViewClosed`` once its window is closed."""
+        self.view.pump()
+        if self.view.closed:
+            raise ViewClosed
+
     def pump(self, source: SnapshotSource) -> list[TrackedEvent]:
-        """Ask the source once; a failure is shown as attention and retried by the caller."""
+        """The view's taps, then the source asked once; a failure is shown as attention
+        and retried by the caller."""
+        self.pump_view()
         try:
             snap = source.poll()
         except SourceError as error:
@@ -267,6 +280,25 @@ class Companion:
         return self.outcome is not None
 
 
+VIEW_TICK_S = 1 / 30  # while waiting, the view reads taps this often
+
+
+def waiting(companion: Companion, sleep: Callable[[float], None] = time.sleep,
+            ) -> Callable[[float], None]:
+    """A sleep during which the view keeps answering taps."""
+
+    def wait(seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while True:
+            companion.pump_view()
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            sleep(min(VIEW_TICK_S, left))
+
+    return wait
+
+
 def run_live(
     companion: Companion,
     source: SnapshotSource,
@@ -275,12 +307,14 @@ def run_live(
     retry_s: float = 1.0,
     sleep: Callable[[float], None] = time.sleep,
 ) -> None:
-    """The camera loop: buttons, then the next snapshot, until the game is over."""
+    """The camera loop: buttons, the view's taps, then the next snapshot, until the
+    game is over."""
+    wait = waiting(companion, sleep)
     while not companion.over and not stop():
         companion.pump_buttons()
         companion.pump(source)
         if companion.camera_problem is not None:
-            sleep(retry_s)
+            wait(retry_s)
 
 
-__all__ = ["Companion", "Options", "result_line", "run_live"]
+__all__ = ["Companion", "Options", "ViewClosed", "result_line", "run_live", "waiting"]

@@ -9,7 +9,10 @@ view, not a Raspberry Pi → mock pins.
 
 from __future__ import annotations
 
+import glob
+import json
 import os
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -40,7 +43,13 @@ still_frames = 2      # still, hand-free frames before the table is read
 vote_frames = 1       # reads voted into one snapshot
 
 [view]
-kind = "auto"         # auto | terminal | none
+kind = "auto"         # auto (touchscreen if a display is there, else terminal) | touchscreen | terminal | none
+orientation = "landscape"  # touchscreen: landscape (800x480) | portrait (720x1280, turned if the panel is not)
+screen = "auto"       # touchscreen: auto (a window on a desktop, else full screen) | fullscreen | windowed
+
+[players]
+north = ""            # the name shown for north; "" : North
+south = ""            # the name shown for south; "" : South
 
 [rules]
 tactics = true
@@ -60,7 +69,9 @@ board = "auto"        # auto | direct | pico | mock | none
 """
 
 CAMERAS: Final = ("auto", "simulated", "picamera2", "opencv", "folder")
-VIEWS: Final = ("auto", "terminal", "none")
+VIEWS: Final = ("auto", "touchscreen", "terminal", "none")
+ORIENTATIONS: Final = ("landscape", "portrait")
+SCREENS: Final = ("auto", "fullscreen", "windowed")
 TIMINGS: Final = ("standard", "advanced")
 SNAPSHOTS: Final = ("vision", "truth")
 
@@ -79,6 +90,10 @@ class Config:
     still_frames: int = 2
     vote_frames: int = 1
     view: str = "auto"
+    orientation: str = "landscape"
+    screen: str = "auto"
+    north_name: str = ""
+    south_name: str = ""
     tactics: bool = True
     claim_timing: str = "standard"
     auto_claim: bool = False
@@ -119,6 +134,12 @@ def _text(value: Any, key: str) -> str:
     return value
 
 
+def _name(value: Any, key: str) -> str:
+    if not isinstance(value, str) or len(value) > 16:
+        raise ConfigError(f"{key}: must be a name of at most 16 characters, not {value!r}")
+    return value
+
+
 def _number(low: float, high: float) -> Callable[[Any, str], float]:
     def parse(value: Any, key: str) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
@@ -156,7 +177,12 @@ _SCHEMA: Final[dict[str, dict[str, tuple[str, Callable[[Any, str], Any]]]]] = {
         "still_frames": ("still_frames", _count(1, 30)),
         "vote_frames": ("vote_frames", _count(1, 15)),
     },
-    "view": {"kind": ("view", _choice(VIEWS))},
+    "view": {
+        "kind": ("view", _choice(VIEWS)),
+        "orientation": ("orientation", _choice(ORIENTATIONS)),
+        "screen": ("screen", _choice(SCREENS)),
+    },
+    "players": {"north": ("north_name", _name), "south": ("south_name", _name)},
     "rules": {
         "tactics": ("tactics", _bool),
         "claim_timing": ("claim_timing", _choice(TIMINGS)),
@@ -215,6 +241,90 @@ def load_config(path: Path | None = None) -> tuple[Config, Path, bool]:
     return from_mapping(data, str(path)), path, True
 
 
+# ---------------------------------------------------------------- saving
+TomlValue = bool | int | float | str | list[int]
+
+
+def _toml(value: TomlValue) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string
+    return "[" + ", ".join(str(int(v)) for v in value) + "]"
+
+
+_HEADER = re.compile(r"^\s*\[\s*([A-Za-z0-9_.\s]+?)\s*\]\s*(#.*)?$")
+
+
+def _comment_of(rest: str) -> str:
+    """The comment after a value (``rest`` is what follows ``=``), found where the text
+    before a ``#`` is a whole TOML value, so a ``#`` inside a string is not taken."""
+    for at in [i for i, c in enumerate(rest) if c == "#"]:
+        try:
+            tomllib.loads("v = " + rest[:at])
+        except tomllib.TOMLDecodeError:
+            continue
+        return rest[at:]
+    return ""
+
+
+def _set_line(lines: list[str], table: str, key: str, value: TomlValue) -> None:
+    start = end = None
+    for i, line in enumerate(lines):
+        found = _HEADER.match(line)
+        if found and start is not None:
+            end = i
+            break
+        if found and found.group(1).replace(" ", "") == table:
+            start = i
+    text = f"{key} = {_toml(value)}"
+    if start is None:
+        lines += ["", f"[{table}]", text]
+        return
+    end = len(lines) if end is None else end
+    keyed = re.compile(rf"^\s*{re.escape(key)}\s*=(.*)$")
+    last = start
+    for i in range(start + 1, end):
+        match = keyed.match(lines[i])
+        if match:
+            comment = _comment_of(match.group(1))
+            lines[i] = f"{text:<21} {comment}" if comment else text
+            return
+        if lines[i].strip() and not lines[i].lstrip().startswith("#"):
+            last = i
+    lines.insert(last + 1, text)
+
+
+def save_settings(path: Path, changes: Mapping[str, TomlValue]) -> Config:
+    """Writes ``changes`` (``"rules.hints"``, ``"lights.colours.north"``: the table's
+    dotted name, then the key) into the settings file, keeping every other line and
+    comment; a missing file starts as the documented defaults. The result is checked
+    as a whole before it replaces the file, which is never left half written."""
+    try:
+        text = path.read_text(encoding="utf-8") if path.exists() else DEFAULT_TOML
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read ({error})") from None
+    lines = text.splitlines()
+    for name, value in changes.items():
+        table, _, key = name.rpartition(".")
+        if not table or not key:
+            raise ConfigError(f"{name}: a setting is named table.key")
+        _set_line(lines, table, key, value)
+    new = "\n".join(lines) + "\n"
+    try:
+        config = from_mapping(tomllib.loads(new), str(path))
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: the changed settings would not be valid TOML ({error}); "
+                          "the file is left as it was") from None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    spare = path.with_name(path.name + ".new")
+    spare.write_text(new, encoding="utf-8")
+    os.replace(spare, path)
+    return config
+
+
 @dataclass(frozen=True)
 class Choices:
     """What ``auto`` became here, and a sentence each on why."""
@@ -223,24 +333,27 @@ class Choices:
     view: str
     board: str
     notes: tuple[str, ...]
+    fullscreen: bool = False  # touchscreen: full screen (else a window)
+
+
+def _on_pi() -> bool:
+    try:
+        with open("/proc/device-tree/model", encoding="ascii", errors="replace") as f:
+            return "Raspberry Pi" in f.read()
+    except OSError:
+        return False
 
 
 def _camera_present() -> str | None:
     """'picamera2' or 'opencv' when a camera is attached, else None."""
-    if os.path.exists("/proc/device-tree/model"):
+    if _on_pi():
         try:
-            with open("/proc/device-tree/model", encoding="ascii", errors="replace") as f:
-                on_pi = "Raspberry Pi" in f.read()
-        except OSError:
-            on_pi = False
-        if on_pi:
-            try:
-                from picamera2 import Picamera2  # type: ignore[import-not-found,unused-ignore]
+            from picamera2 import Picamera2  # type: ignore[import-not-found,unused-ignore]
 
-                if Picamera2.global_camera_info():
-                    return "picamera2"
-            except Exception:  # not installed, or libcamera finds nothing
-                pass
+            if Picamera2.global_camera_info():
+                return "picamera2"
+        except Exception:  # not installed, or libcamera finds nothing
+            pass
     if os.path.exists("/dev/video0"):
         try:
             import cv2
@@ -256,8 +369,40 @@ def _camera_present() -> str | None:
     return None
 
 
-def _display_present() -> bool:
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+CONSOLE_DRIVERS: Final = ("kmsdrm", "fbdev")
+
+
+def display_kind() -> str | None:
+    """Where the touchscreen can draw: "desktop" (an X11 or Wayland session), "console"
+    (SDL straight to the screen: kmsdrm or fbdev, as on a Pi without a desktop), or None."""
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return "desktop"
+    driver = os.environ.get("SDL_VIDEODRIVER", "")
+    if driver in CONSOLE_DRIVERS:
+        return "console"
+    if driver == "" and _on_pi() and (glob.glob("/dev/dri/card*") or os.path.exists("/dev/fb0")):
+        return "console"
+    return None
+
+
+def _view_choice(config: Config, notes: list[str]) -> tuple[str, bool]:
+    """The view and, for the touchscreen, whether it fills the screen."""
+    view = config.view
+    where = display_kind() if view in ("auto", "touchscreen") else None
+    if view == "auto":
+        if where is None:
+            notes.append("view: no display, terminal view")
+            return "terminal", False
+        view = "touchscreen"
+    if view != "touchscreen":
+        return view, False
+    fullscreen = config.screen == "fullscreen" or (config.screen == "auto" and where != "desktop")
+    if config.view == "auto" or config.screen == "auto":
+        shown = "full screen" if fullscreen else "in a window"
+        on = {"desktop": "a desktop display", "console": "the screen, through SDL"}.get(
+            where or "", "the display")
+        notes.append(f"view: {on}: the touchscreen, {config.orientation}, {shown}")
+    return view, fullscreen
 
 
 def detect(config: Config) -> Choices:
@@ -271,14 +416,7 @@ def detect(config: Config) -> Choices:
             if found
             else "camera: none found, so the simulated table plays a bot game"
         )
-    view = config.view
-    if view == "auto":
-        view = "terminal"
-        notes.append(
-            "view: a display is there, but the touchscreen view is not wired into this command yet: terminal view"
-            if _display_present()
-            else "view: no display, terminal view"
-        )
+    view, fullscreen = _view_choice(config, notes)
     try:
         board = resolve_board(config.lights)
     except Exception as error:  # a serial port scan failing must not stop the game
@@ -291,4 +429,4 @@ def detect(config: Config) -> Choices:
             "mock": "not a Raspberry Pi and no Pico: mock pins",
         }.get(board, board)
         notes.append(f"lights: {board} ({why})")
-    return Choices(camera, view, board, tuple(notes))
+    return Choices(camera, view, board, tuple(notes), fullscreen)

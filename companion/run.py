@@ -12,11 +12,12 @@ from __future__ import annotations
 import argparse
 import select
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.app import Companion, Options, result_line, run_live
+from companion.app import Companion, Options, ViewClosed, result_line, run_live, waiting
 from companion.config import Choices, Config, ConfigError, detect, load_config
 from companion.journal import (
     Journal,
@@ -35,9 +36,13 @@ from companion.simtable import TruthSnapshots, script_game
 from companion.simulate import Driver, SimulatedTable
 from companion.snapshot import SourceError
 from companion.tracker import Tracker
+from companion.ui.live_settings import LiveSettings
 from companion.ui.terminal import NoView, TerminalView
-from hardware.factory import LightsUnavailable, open_lights
+from hardware.factory import LightsUnavailable, open_lights, resolve_board
 from hardware.lights import FlagLights, NoLights
+
+if TYPE_CHECKING:
+    from companion.ui.pygame_view import PygameView
 
 
 def _speed(text: str) -> float:
@@ -72,6 +77,16 @@ def parser() -> argparse.ArgumentParser:
                     "the table's truth")
     ap.add_argument("--lights", choices=["auto", "direct", "pico", "mock", "none"],
                     help="the lights board (default: the settings', auto)")
+    ap.add_argument("--view", choices=["auto", "touchscreen", "terminal", "none"],
+                    help="the view (default: the settings', auto: the touchscreen if there is "
+                    "a display, else the terminal)")
+    ap.add_argument("--orientation", choices=["landscape", "portrait"],
+                    help="touchscreen: 800x480 landscape or 720x1280 portrait")
+    screen = ap.add_mutually_exclusive_group()
+    screen.add_argument("--fullscreen", dest="screen", action="store_const", const="fullscreen",
+                        help="touchscreen: fill the screen")
+    screen.add_argument("--windowed", dest="screen", action="store_const", const="windowed",
+                        help="touchscreen: in a window")
     ap.add_argument("--north", choices=["greedy", "random"], default="greedy")
     ap.add_argument("--south", choices=["greedy", "random"], default="greedy")
     ap.add_argument("--auto-claim", action="store_true", default=None,
@@ -100,15 +115,79 @@ def _with_arguments(config: Config, ns: argparse.Namespace) -> Config:
         changes["hints"] = False
     if ns.lights:
         changes["lights"] = replace(config.lights, board=ns.lights)
+    if ns.view:
+        changes["view"] = ns.view
+    if ns.orientation:
+        changes["orientation"] = ns.orientation
+    if ns.screen:
+        changes["screen"] = ns.screen
     return replace(config, **changes)
 
 
-def _open_lights(config: Config, choices: Choices) -> FlagLights:
+def _open_lights(config: Config, board: str) -> FlagLights:
     try:
-        return open_lights(replace(config.lights, board=choices.board))
+        return open_lights(replace(config.lights, board=board))
     except LightsUnavailable as error:
         print(f"lights: {error} — going on without lights", file=sys.stderr)
         return NoLights(config.lights)
+
+
+def _board_of(config: Config) -> FlagLights:
+    """The lights board a setting names (``auto`` looked for again)."""
+    try:
+        board = resolve_board(config.lights)
+    except Exception as error:  # a serial port scan failing must not stop the game
+        print(f"lights: cannot look for a board ({error}); no lights", file=sys.stderr)
+        board = "none"
+    return _open_lights(config, board)
+
+
+def _open_view(config: Config, choices: Choices, quiet: bool,
+               ) -> tuple[TerminalView, PygameView | None]:
+    """The view chosen (and it again if it is the touchscreen); a touchscreen that
+    cannot open is the terminal view instead, unless it was asked for by name."""
+    if choices.view == "touchscreen":
+        try:
+            from companion.ui.pygame_view import open_touchscreen
+
+            names = {Player(side): name for side, name in (
+                ("north", config.north_name), ("south", config.south_name)) if name}
+            screen = open_touchscreen(
+                config.orientation, fullscreen=choices.fullscreen, names=names or None,
+                settings={"claim_timing": config.claim_timing, "lights": config.lights.board})
+            return screen, screen
+        except Exception as error:  # pygame.error: no video device, no such driver
+            if config.view == "touchscreen":
+                raise ViewUnavailable(f"cannot open the touchscreen: {error}") from None
+            print(f"view: cannot open the touchscreen ({error}); terminal view")
+    if quiet or choices.view == "none":
+        return NoView(), None
+    return TerminalView(), None
+
+
+class ViewUnavailable(RuntimeError):
+    pass
+
+
+class ShownFrames:
+    """A camera (``FrameSource``) whose every frame the view is also shown."""
+
+    def __init__(self, frames: Any, show: Callable[[Any], None]) -> None:
+        self.frames = frames
+        self.name = frames.name
+        self.show = show
+
+    def read(self) -> Any:
+        try:
+            pair = self.frames.read()
+        except Exception:
+            self.show(None)  # no picture
+            raise
+        self.show(pair.main)
+        return pair
+
+    def close(self) -> None:
+        self.frames.close()
 
 
 def main(argv: list[str]) -> int:
@@ -145,18 +224,31 @@ def main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return 2
-    lights = _open_lights(config, choices)
-    view: TerminalView = NoView() if ns.quiet or choices.view == "none" else TerminalView()
     try:
-        lights.self_test()
+        view, touchscreen = _open_view(config, choices, ns.quiet)
+    except ViewUnavailable as error:
+        print(f"battleline-companion: {error}", file=sys.stderr)
+        return 2
+    settings = LiveSettings(config, path, _open_lights(config, choices.board), _board_of,
+                            view.say)
+    if touchscreen is not None:
+        touchscreen.on_setting = settings
+    try:
+        settings.lights.self_test()
         if mode == "simulated":
-            return _simulated_match(config, ns, directory, record, lights, view)
-        return _camera_game(config, choices, directory, record, lights, view)
+            return _simulated_match(settings, ns, directory, record, view, touchscreen)
+        return _camera_game(settings, choices, directory, record, view, touchscreen)
     except KeyboardInterrupt:
         print("\nstopped; the game is journaled and resumes on the next start")
         return 130
+    except ViewClosed:
+        print("the touchscreen was closed; an unfinished game is journaled and resumes on "
+              "the next start")
+        return 0
     finally:
-        lights.close()
+        settings.lights.close()
+        if touchscreen is not None:
+            touchscreen.close()
 
 
 def _unfinished(directory: Path, new: bool, say: Any) -> JournalRecord | None:
@@ -185,19 +277,39 @@ def _variant(config: Config) -> Variant:
     return Variant(tactics=config.tactics)
 
 
+def _between_games(companion: Companion, touchscreen: PygameView | None, more: bool) -> bool:
+    """With a touchscreen, the game-over screen stays until a player starts the next
+    game there (``more``), or, after the last game, until the window is closed.
+    Whether to go on."""
+    if touchscreen is None:
+        return more
+    touchscreen.next_game = more
+    companion.refresh()
+    wait = waiting(companion)
+    try:
+        while not touchscreen.next_requested:
+            wait(0.1)
+    except ViewClosed:
+        print("the touchscreen was closed")
+        return False
+    touchscreen.next_game = False
+    return True
+
+
 def _simulated_match(
-    config: Config,
+    settings: LiveSettings,
     ns: argparse.Namespace,
     directory: Path,
     record: JournalRecord | None,
-    lights: FlagLights,
     view: TerminalView,
+    touchscreen: PygameView | None,
 ) -> int:
+    config = settings.config
     base, games, north, south = ns.seed, ns.games, ns.north, ns.south
     snapshots = config.snapshots
     outcomes: tuple[Outcome, ...] = ()
     start = 0
-    variant = _variant(config)
+    resumed: Variant | None = None
     if record is not None:
         match = record.header.get("match", {})
         base, games = int(match.get("seed", base)), int(match.get("games", games))
@@ -205,16 +317,18 @@ def _simulated_match(
         outcomes = tuple(outcome_from(o) for o in match.get("outcomes", []))
         north, south = record.header.get("north", north), record.header.get("south", south)
         snapshots = record.header.get("snapshots", snapshots)
-        variant = record.variant
+        resumed = record.variant
         print(f"Resuming game {start + 1} of {games} (seed {base + start}) from {record.path}")
     think = 0.0 if ns.speed == 0 else config.think_s / ns.speed
     score = Match(outcomes=outcomes)
     for game in range(start, games):
+        config = settings.config  # as the touchscreen's settings left it
+        variant = resumed if resumed is not None and game == start else _variant(config)
         seed, first = base + game, score.next_first
         print(f"Game {game + 1} (seed {seed}, {first} plays first)")
         script = script_game(seed, first, variant, north, south)
         if game > start:
-            lights.clear_effect()  # the last game's winner's effect
+            settings.lights.clear_effect()  # the last game's winner's effect
         tracker = Tracker(variant, first, config.min_confidence)
         if record is not None and game == start:
             for event in record.events:
@@ -229,14 +343,19 @@ def _simulated_match(
                           "outcomes": [outcome_json(o) for o in score.outcomes]},
             })
         companion = Companion(
-            tracker, journal, lights, view, _options(config),
+            tracker, journal, settings.lights, view, _options(config),
             title="Battle Line companion — simulated table",
             game=f"Game {game + 1} of {games}, seed {seed}, {first} plays first",
             score_before=score.score,
         )
-        table = _table(config, snapshots, seed)
+        settings.companion = companion
+        if touchscreen is not None:  # its game-over screen offers the next game, if any
+            touchscreen.next_game, touchscreen.next_requested = game + 1 < games, False
+        view.attach(companion)
+        table = _table(config, snapshots, seed, view)
         try:
-            report = Driver(companion, script, table, think_s=think).run()
+            report = Driver(companion, script, table, think_s=think,
+                            sleep=waiting(companion)).run()
         except ValueError as error:
             print(f"battleline-companion: {journal.path}: {error}", file=sys.stderr)
             return 1
@@ -256,86 +375,111 @@ def _simulated_match(
             )
         score = score.record(outcome)
         print(f"Match score: north {score.score[0]}, south {score.score[1]}")
+        if not _between_games(companion, touchscreen, more=game + 1 < games):
+            return 0
     return 0
 
 
-def _table(config: Config, snapshots: str, seed: int) -> SimulatedTable:
+def _table(config: Config, snapshots: str, seed: int, view: TerminalView) -> SimulatedTable:
     if snapshots == "truth":
         return TruthSnapshots(seed=seed)
     from companion.vision_path import WorkerFrames, load_profile, vision_table
 
     # The simulated camera renders in its own process, the next table while this one is read.
-    return vision_table(seed, load_profile(config.deck), still_frames=config.still_frames,
-                        vote_frames=config.vote_frames, frames=WorkerFrames(seed))
+    frames = WorkerFrames(seed)
+    table = vision_table(seed, load_profile(config.deck), still_frames=config.still_frames,
+                         vote_frames=config.vote_frames, frames=frames)
+    table.vision.frames = ShownFrames(frames, view.camera_frame)  # the camera view shows them
+    return table
 
 
 def _camera_game(
-    config: Config,
+    settings: LiveSettings,
     choices: Choices,
     directory: Path,
     record: JournalRecord | None,
-    lights: FlagLights,
     view: TerminalView,
+    touchscreen: PygameView | None,
 ) -> int:
+    """Games at the camera table: one, or with a touchscreen one after another, each
+    started from its game-over screen, until the window is closed."""
     from companion.commands import run_command
     from companion.vision_path import ReopeningFrames, VisionSnapshots, load_profile
 
+    config = settings.config
     try:
         profile = load_profile(config.deck)
     except SourceError as error:
         print(f"battleline-companion: deck profile: {error}", file=sys.stderr)
         return 2
     frames = ReopeningFrames(_camera_opener(config, choices.camera), choices.camera)
-    source = VisionSnapshots(frames, profile, still_frames=config.still_frames,
-                             vote_frames=config.vote_frames)
-    variant = _variant(config)
-    first: Player | None = None  # at the table, whoever lays the first card starts
-    if record is not None:
-        variant, first = record.variant, record.first
-    tracker = Tracker(variant, first or Player.SOUTH, config.min_confidence,
-                      first_known=first is not None)
-    if record is not None:
-        for event in record.events:
-            tracker.apply(event)
-        journal = Journal.reopen(record)
-        print(f"Resuming the game in {record.path} ({len(record.events)} events)")
-    else:
-        journal = Journal.create(directory, {
-            "mode": "camera", "first": None, "variant": variant_json(variant),
-            "options": {"auto_claim": config.auto_claim, "hints": config.hints},
-            "camera": choices.camera,
-        })
-    companion = Companion(tracker, journal, lights, view, _options(config),
-                          title=f"Battle Line companion — {choices.camera}")
+    source = VisionSnapshots(ShownFrames(frames, view.camera_frame), profile,
+                             still_frames=config.still_frames, vote_frames=config.vote_frames)
     interactive = sys.stdin.isatty()
-
-    def typed() -> bool:
-        """Commands typed on the terminal (claim 3 north, confirm 3, undo, ...); a folder
-        of images ends when it is read through."""
-        problem = companion.camera_problem or ""
-        if choices.camera == "folder" and "no more images" in problem:
-            print("the folder of images is read through")
-            return True
-        if interactive and select.select([sys.stdin], [], [], 0)[0]:
-            line = sys.stdin.readline()
-            if line.strip() in ("quit", "exit"):
-                return True
-            print(run_command(companion, line))
-        return False
-
+    score = Match()
     try:
-        run_live(companion, source, stop=typed)
+        while True:
+            config = settings.config
+            variant = _variant(config)
+            first: Player | None = None  # at the table, whoever lays the first card starts
+            if record is not None:
+                variant, first = record.variant, record.first
+            tracker = Tracker(variant, first or Player.SOUTH, config.min_confidence,
+                              first_known=first is not None)
+            if record is not None:
+                for event in record.events:
+                    tracker.apply(event)
+                journal = Journal.reopen(record)
+                print(f"Resuming the game in {record.path} ({len(record.events)} events)")
+                record = None
+            else:
+                journal = Journal.create(directory, {
+                    "mode": "camera", "first": None, "variant": variant_json(variant),
+                    "options": {"auto_claim": config.auto_claim, "hints": config.hints},
+                    "camera": choices.camera,
+                })
+            companion = Companion(tracker, journal, settings.lights, view, _options(config),
+                                  title=f"Battle Line companion — {choices.camera}",
+                                  score_before=score.score)
+            settings.companion = companion
+            if touchscreen is not None:  # at the table, a match goes on game after game
+                touchscreen.next_game, touchscreen.next_requested = True, False
+            view.attach(companion)
+            ended = False
+
+            def typed(companion: Companion = companion) -> bool:
+                """Commands typed on the terminal (claim 3 north, confirm 3, undo, ...); a
+                folder of images ends when it is read through."""
+                nonlocal ended
+                problem = companion.camera_problem or ""
+                if choices.camera == "folder" and "no more images" in problem:
+                    print("the folder of images is read through")
+                    ended = True
+                    return True
+                if interactive and select.select([sys.stdin], [], [], 0)[0]:
+                    line = sys.stdin.readline()
+                    if line.strip() in ("quit", "exit"):
+                        ended = True
+                        return True
+                    print(run_command(companion, line))
+                return False
+
+            try:
+                run_live(companion, source, stop=typed)
+            finally:
+                journal.close()
+            if companion.outcome is not None:
+                print(result_line(companion.outcome))
+                score = score.record(companion.outcome)
+                print(f"Match score: north {score.score[0]}, south {score.score[1]}")
+            if ended or companion.outcome is None or not _between_games(
+                    companion, touchscreen, more=touchscreen is not None):
+                return 0
     except KeyboardInterrupt:
         print("\nstopped; the game is journaled and resumes on the next start")
         return 0
     finally:
         source.close()
-        journal.close()
-    if companion.outcome is not None:
-        print(result_line(companion.outcome))
-        north, south = companion.outcome.score()
-        print(f"Match score: north {north}, south {south}")
-    return 0
 
 
 def _camera_opener(config: Config, camera: str) -> Any:

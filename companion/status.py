@@ -8,10 +8,13 @@ flag is in attention.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from companion.rules.position import FLAG_COUNT, Player
+from companion.rules.formations import GMT_FORMATION_NAMES, MEDIEVAL_FORMATION_NAMES
+from companion.rules.position import FLAG_COUNT, Flag, Player
+from companion.rules.terrain import side_strength
 from companion.tracker import IssueKind, Tracker
 from hardware.states import FlagState
 
@@ -67,6 +70,25 @@ def flag_statuses(
             out.append(FlagStatus(index, FlagState.OFF, "open"))
     assert len(out) == FLAG_COUNT
     return out
+
+
+TO_GO: Final = "{n} to go"  # the touchscreen's catalog holds it (screens.TO_GO_WORDS)
+
+
+def formation_label(
+    flag: Flag, player: Player, *, medieval: bool = False,
+    translate: Callable[[str], str] = str,
+) -> str:
+    """A side's formation and its strength ("Wedge 27"), or how many cards it still
+    needs ("2 to go"); "" without cards. ``translate``: the touchscreen's ``_``."""
+    cards = flag.cards(player)
+    if not cards:
+        return ""
+    strength = side_strength(flag, player)
+    if strength is None:
+        return translate(TO_GO).format(n=flag.side_size(player) - len(cards))
+    names = MEDIEVAL_FORMATION_NAMES if medieval else GMT_FORMATION_NAMES
+    return f"{translate(names[strength.formation])} {strength.total}"
 
 
 def lights_of(statuses: list[FlagStatus]) -> list[FlagState]:

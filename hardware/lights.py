@@ -13,7 +13,8 @@ import queue
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from types import TracebackType
 
 from hardware import looks
@@ -84,6 +85,17 @@ class FlagLights(ABC):
             raise ValueError(f"set_all needs {looks.FLAGS} FlagStates, got {states!r}")
         with self._lock:
             self._flags = tuple(states)
+            self._show()
+
+    def set_colours(self, colours: Mapping[str, tuple[int, int, int]]) -> None:
+        """New colours for some of the names in looks.COLOUR_NAMES (a player chose
+        another colour); the others stay. Every board shows them from now on."""
+        unknown = [name for name in colours if name not in looks.COLOUR_NAMES]
+        if unknown:
+            raise ValueError(f"no colour named {unknown[0]!r} (known: "
+                             f"{', '.join(looks.COLOUR_NAMES)})")
+        with self._lock:
+            self.config = replace(self.config, colours={**self.config.colours, **colours})
             self._show()
 
     def self_test(self) -> None:

@@ -31,8 +31,7 @@ WorkingDirectory={home}
 SupplementaryGroups=video input render gpio dialout
 Environment=SDL_VIDEODRIVER=kmsdrm
 Environment=SDL_NOMOUSE=1
-Environment=BATTLELINE_ORIENTATION={orientation}
-ExecStart={exe} play --view touchscreen
+ExecStart={exe} play --view touchscreen --orientation {orientation} --fullscreen
 Restart=on-failure
 RestartSec=3
 StandardInput=tty

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import os
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,7 @@ from hardware import looks
 if TYPE_CHECKING:
     from companion.app import Companion
 
+CAMERA_EVERY_S = 0.25  # the camera view calibrates and redraws a frame this often at most
 LANDSCAPE = (800, 480)
 PORTRAIT = (720, 1280)
 
@@ -66,13 +68,16 @@ class Display:
         return int(x * w / pw), int(y * h / ph)
 
 
-def open_touchscreen(orientation: str = "landscape", *, fullscreen: bool = True) -> PygameView:
+def open_touchscreen(orientation: str = "landscape", *, fullscreen: bool = True,
+                     names: dict[Player, str] | None = None,
+                     settings: dict[str, str] | None = None) -> PygameView:
     """The view as the app should open it: full screen (kiosk, kmsdrm) or in a window,
     laid out for ``orientation`` and turned if the display's own orientation differs."""
     if orientation not in ("landscape", "portrait"):
         raise ValueError(f"orientation must be landscape or portrait, not {orientation!r}")
     size = PORTRAIT if orientation == "portrait" else LANDSCAPE
-    return PygameView(size, window=not fullscreen, fullscreen=fullscreen)
+    return PygameView(size, window=not fullscreen, fullscreen=fullscreen, names=names,
+                      settings=settings)
 
 
 class PygameView(TerminalView):
@@ -84,6 +89,7 @@ class PygameView(TerminalView):
         fullscreen: bool = False,
         names: dict[Player, str] | None = None,
         colours: dict[str, theme.RGB] | None = None,
+        settings: dict[str, str] | None = None,
     ) -> None:
         super().__init__(io.StringIO(), live=False)
         pygame.display.init()  # display, touch and fonts only: no sound device wanted
@@ -109,16 +115,32 @@ class PygameView(TerminalView):
         self.on_setting: Callable[[str, str], None] | None = None
         self.camera: Any = None  # camera_screen.CameraState, made on the first frame
         self.calibrator: Any = None
+        self.settings = dict(settings or {})  # the app's settings shown (claim timing, lights)
+        # The game-over screen offers the next game when the app has one to start;
+        # a tap on it sets next_requested, which the app reads.
+        self.next_game = False
+        self.next_requested = False
+        self._frame: Any = None
+        self._frame_new = False
+        self._looked_at = 0.0  # perf_counter of the last calibration of a shown frame
 
     def camera_frame(self, image: Any) -> None:
         """The camera's latest frame (BGR, as vision reads it; None: no picture) for the
-        camera view; calibrated here with the reader's own calibrator."""
-        from companion.ui.camera_screen import look_at
+        camera view. Only kept here: it is calibrated, with the reader's own calibrator,
+        when the camera view shows it, a few times a second at most."""
+        self._frame, self._frame_new = image, True
+
+    def _look(self) -> Any:
+        """The camera state to draw: the newest frame calibrated, if it is time to."""
+        from companion.ui.camera_screen import CameraState, look_at
         from vision.calibrate import Calibrator
 
-        if self.calibrator is None:
-            self.calibrator = Calibrator()
-        self.camera = look_at(image, self.calibrator)
+        self.calibrator = self.calibrator or Calibrator()
+        now = time.perf_counter()
+        if self._frame_new and (self.camera is None or now - self._looked_at >= CAMERA_EVERY_S):
+            self.camera = look_at(self._frame, self.calibrator)
+            self._frame_new, self._looked_at = False, now
+        return self.camera or CameraState(problem="")
 
     # ------------------------------------------------------------ TerminalView
     def attach(self, companion: Companion) -> None:
@@ -134,6 +156,7 @@ class PygameView(TerminalView):
             if self.names:
                 self.scene.names = dict(self.names)
             self.scene.colours = self.colours
+            self.scene.options.update(self.settings)
         self.scene.model = model
         if self.companion is not None:
             tracker = self.companion.tracker
@@ -152,13 +175,20 @@ class PygameView(TerminalView):
             options = self.companion.options
             self.scene.options["auto_claim"] = "on" if options.auto_claim else "off"
             self.scene.options["hints"] = "on" if options.hints else "off"
-            self.scene.options["claim_timing"] = self.companion.variant.claim_timing
+            # Claim timing is the next game's (this game's rules stay as they began).
+            self.scene.options.setdefault("claim_timing", self.companion.variant.claim_timing)
             config = getattr(self.companion.lights, "config", None)
-            self.scene.options["lights"] = str(getattr(config, "board", ""))
+            self.scene.options["lights_now"] = str(getattr(config, "board", ""))
+            self.scene.options.setdefault("lights", str(getattr(config, "board", "")))
             if self.colours is None and config is not None:
                 self.scene.colours = dict(config.colours)  # the lights' own colours
-            if self.scene.outcome is not None and self.scene.screen in ("play", "ruling"):
-                self.scene.screen = "over" if self.scene.screen == "play" else "ruling"
+            self.scene.next_game = self.next_game
+            if self.scene.outcome is not None and self.scene.screen in ("play", "flag", "pick"):
+                # The game is decided: its result replaces the board and any open panel
+                # (a ruling stays up until read: it closes onto the result).
+                self.scene.screen = "over"
+            elif self.scene.outcome is None and self.scene.screen in ("over", "board"):
+                self.scene.screen = "play"  # the next game, or the last claim undone
         self.draw()
         self.display.present()
 
@@ -182,16 +212,18 @@ class PygameView(TerminalView):
             self.targets = []
             return surface
         if self.scene.screen == "camera":
-            from companion.ui.camera_screen import CameraState, draw_camera
-            from vision.calibrate import Calibrator
+            from companion.ui.camera_screen import draw_camera
 
-            self.calibrator = self.calibrator or Calibrator()
-            self.targets = draw_camera(surface, self.layout, self.scene,
-                                       self.camera or CameraState(problem=""), self.calibrator)
+            camera = self._look()
+            self.targets = draw_camera(surface, self.layout, self.scene, camera, self.calibrator)
         else:
             self.targets = SCREENS[self.scene.screen](surface, self.layout, self.scene)
         self.frames += 1
         return surface
+
+    def close(self) -> None:
+        """Let go of the display."""
+        pygame.display.quit()
 
     def screenshot(self, path: str | os.PathLike[str]) -> None:
         pygame.image.save(self.draw(), str(path))
@@ -204,6 +236,11 @@ class PygameView(TerminalView):
             intent = self.handle_event(event)
             if intent is not None:
                 done.append(intent)
+        if (not done and self.scene is not None and self.scene.screen == "camera"
+                and self._frame_new
+                and time.perf_counter() - self._looked_at >= CAMERA_EVERY_S):
+            self.draw()  # the live picture
+            self.display.present()
         return done
 
     def handle_event(self, event: Any) -> Intent | None:
@@ -297,6 +334,10 @@ class PygameView(TerminalView):
         elif intent.kind == "confirm" and companion is not None:
             companion.confirm(intent.flag)
             scene.screen = "play"
+        elif intent.kind == "next":
+            self.next_requested = True  # once: the button goes until the next game is over
+            self.next_game = scene.next_game = False
+            scene.toast = _next_game_words()
         elif intent.kind == "undo" and companion is not None:
             event = companion.undo()
             if event is None:
@@ -315,6 +356,12 @@ class PygameView(TerminalView):
         else:
             self.draw()
             self.display.present()
+
+
+def _next_game_words() -> str:
+    from companion.ui.i18n import _
+
+    return _("Starting the next game…")
 
 
 def _nothing_to_undo() -> str:

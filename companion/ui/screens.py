@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import pygame
 
+from companion import status
 from companion.rules.actions import Claim, Pass, Play
 from companion.rules.cards import (
     GMT_NAMES,
@@ -82,6 +83,7 @@ class Scene:
     can_undo: bool = True
     editing: Player | None = None  # whose name the keyboard edits
     edit_text: str = ""
+    next_game: bool = False  # the app can start the next game of the match
 
     def colour(self, player: Player) -> theme.RGB:
         return theme.player_colour(player.value, self.colours)
@@ -102,14 +104,7 @@ class Scene:
 
 
 def formation_label(scene: Scene, flag: Flag, player: Player) -> str:
-    cards = flag.cards(player)
-    if not cards:
-        return ""
-    strength = side_strength(flag, player)
-    if strength is None:
-        need = flag.side_size(player) - len(cards)
-        return _("{n} to go").format(n=need)
-    return f"{scene.formation_names()[strength.formation]} {strength.total}"
+    return status.formation_label(flag, player, medieval=scene.model.medieval, translate=_)
 
 
 # The rules' formation names, both editions, so the catalog can translate them.
@@ -117,6 +112,7 @@ FORMATION_WORDS = (
     N_("Wedge"), N_("Phalanx"), N_("Battalion Order"), N_("Skirmish Line"), N_("Host"),
     N_("Sum (Fog)"), N_("Square"), N_("Column"), N_("Skirmish"), N_("Fray"),
 )
+TO_GO_WORDS = N_("{n} to go")  # status.TO_GO, named here for the catalog
 
 REASONS: dict[Reason, str] = {
     Reason.STRONGER: N_("{me}'s formation beats {them}'s complete one."),
@@ -614,9 +610,11 @@ SETTINGS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("auto_claim", N_("Auto-claim provable flags"), ("off", "on")),
     ("hints", N_("Show claimable flags"), ("on", "off")),
     ("claim_timing", N_("Claim timing (next game)"), ("standard", "advanced")),
+    ("lights", N_("Lights board"), ("auto", "direct", "pico", "mock", "none")),
 )
 VALUE_WORDS = {"on": N_("On"), "off": N_("Off"), "standard": N_("Standard"),
-               "advanced": N_("Advanced")}
+               "advanced": N_("Advanced"), "auto": N_("Automatic"), "direct": N_("GPIO pins"),
+               "pico": N_("Pico"), "mock": N_("Mock pins"), "none": N_("None")}
 
 
 # The colours a player may choose: the lights show them as well as the screen.
@@ -661,10 +659,11 @@ def draw_settings(surface: pygame.Surface, layout: Layout, scene: Scene) -> list
         b = pygame.Rect(row.right - bw - 8, row.top + 5, bw, row.height - 10)
         theme.button(surface, b, value, fill=fill, size=layout.px(24))
         targets.append((b, intent))
-    lights = scene.options.get("lights", "")
-    if lights:
-        theme.draw_text(surface, _("Lights board: {board}").format(board=lights),
-                        (16, board.bottom - 12), layout.px(22), theme.MUTED, anchor="bottomleft")
+    board_now = scene.options.get("lights_now", "")
+    if board_now:
+        theme.draw_text(surface, _("Lights in use: {board}").format(
+            board=_(VALUE_WORDS.get(board_now, board_now))), (16, board.bottom - 12), layout.px(22),
+            theme.MUTED, anchor="bottomleft")
     return targets
 
 
@@ -734,10 +733,18 @@ def draw_game_over(surface: pygame.Surface, layout: Layout, scene: Scene) -> lis
         y=outcome.flags[1])
     theme.draw_text(surface, flags, (rect.centerx, rect.centery + 20 + layout.px(40)),
                     layout.px(24), theme.MUTED, anchor="center")
-    ok = pygame.Rect(0, 0, layout.px(200), layout.px(64))
-    ok.midbottom = (rect.centerx, rect.bottom - 16)
-    theme.button(surface, ok, _("Show the board"), fill=theme.ACCENT, size=layout.px(26))
-    return [(ok, Intent("go", value="board"))]
+    buttons = [(_("Show the board"), Intent("go", value="board"), theme.PANEL_LIGHT)]
+    if scene.next_game:
+        buttons.append((_("Next game"), Intent("next"), theme.ACCENT))
+    bw, gap = layout.px(220), 16
+    x = rect.centerx - (len(buttons) * bw + (len(buttons) - 1) * gap) // 2
+    targets: list[Target] = []
+    for label, intent, fill in buttons:
+        b = pygame.Rect(x, rect.bottom - 16 - layout.px(64), bw, layout.px(64))
+        theme.button(surface, b, label, fill=fill, size=layout.px(26))
+        targets.append((b, intent))
+        x += bw + gap
+    return targets
 
 
 SCREENS = {

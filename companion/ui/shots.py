@@ -116,6 +116,7 @@ def scenes(view: PygameView, companion: Companion) -> Iterator[str]:
     # The end of a game, drawn over this table (reaching one takes a whole game).
     view.scene.outcome = Outcome(Player.SOUTH, Ending.BREAKTHROUGH, (1, 3))
     view.scene.model.score = (4, 5)
+    view.scene.next_game = True  # a match goes on
     view.scene.screen = "over"
     yield "game_over"
 

@@ -11,12 +11,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Any, TextIO
 
-from companion.rules.formations import GMT_FORMATION_NAMES, MEDIEVAL_FORMATION_NAMES
 from companion.rules.position import Flag, Player
-from companion.rules.terrain import side_strength
-from companion.status import LIGHT_WORDS, FlagStatus
+from companion.status import LIGHT_WORDS, FlagStatus, formation_label
 
 
 @dataclass
@@ -34,18 +32,6 @@ class ViewModel:
     log: list[str] = field(default_factory=list)
 
 
-def formation_name(flag: Flag, player: Player, medieval: bool = False) -> str:
-    cards = flag.cards(player)
-    if not cards:
-        return ""
-    strength = side_strength(flag, player)
-    if strength is None:
-        need = flag.side_size(player) - len(cards)
-        return f"({need} to go)"
-    names = MEDIEVAL_FORMATION_NAMES if medieval else GMT_FORMATION_NAMES
-    return f"{names[strength.formation]} {strength.total}"
-
-
 def render(model: ViewModel) -> str:
     lines = [model.title]
     if model.game:
@@ -60,8 +46,8 @@ def render(model: ViewModel) -> str:
         south = " ".join(c.token for c in flag.south) or "-"
         label = f"{i + 1}{' ' + env if env else ''}"
         lines.append(
-            f"{label:<6}{north:<18}{formation_name(flag, Player.NORTH, model.medieval):<20}"
-            f"{south:<18}{formation_name(flag, Player.SOUTH, model.medieval):<20}"
+            f"{label:<6}{north:<18}{formation_label(flag, Player.NORTH, medieval=model.medieval):<20}"
+            f"{south:<18}{formation_label(flag, Player.SOUTH, medieval=model.medieval):<20}"
             f"{status.text} / {LIGHT_WORDS[status.light]}"
         )
     lines.append(f"last ruling: {model.last_ruling or '-'}")
@@ -72,12 +58,29 @@ def render(model: ViewModel) -> str:
 
 
 class TerminalView:
-    """Prints the view: redrawn in place on a terminal, appended lines otherwise."""
+    """Prints the view: redrawn in place on a terminal, appended lines otherwise.
+
+    The app's loops also call ``attach``, ``pump`` and ``camera_frame`` on every
+    view; here they do nothing (typed commands are read by the run command), and
+    ``closed`` stays False: only a window can be closed.
+    """
+
+    closed = False
 
     def __init__(self, out: TextIO | None = None, live: bool | None = None) -> None:
         self.out = out or sys.stdout
         self.live = self.out.isatty() if live is None else live
         self.screens = 0
+
+    def attach(self, companion: Any) -> None:
+        """The companion whose game this view shows (the touchscreen acts on it)."""
+
+    def pump(self) -> list[Any]:
+        """Read waiting input (the touchscreen's taps); the actions taken."""
+        return []
+
+    def camera_frame(self, image: Any) -> None:
+        """The camera's latest frame, for a view that shows it."""
 
     def show(self, model: ViewModel) -> None:
         if self.live:

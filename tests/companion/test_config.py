@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from companion.config import DEFAULT_TOML, Config, ConfigError, detect, from_mapping, load_config
+from companion.config import (
+    DEFAULT_TOML,
+    Config,
+    ConfigError,
+    detect,
+    from_mapping,
+    load_config,
+    save_settings,
+)
 
 
 def test_the_documented_defaults_are_the_defaults() -> None:
@@ -47,6 +55,52 @@ def test_detection_says_what_it_chose(monkeypatch: pytest.MonkeyPatch) -> None:
     chosen = detect(from_mapping({"camera": {"source": "folder"}, "view": {"kind": "none"},
                                   "lights": {"board": "none"}}))
     assert (chosen.camera, chosen.view, chosen.board, chosen.notes) == ("folder", "none", "none", ())
+
+
+def test_a_display_means_the_touchscreen_and_the_choice_is_said(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("companion.config._camera_present", lambda: None)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    monkeypatch.setenv("DISPLAY", ":0")
+    desktop = detect(Config())
+    assert (desktop.view, desktop.fullscreen) == ("touchscreen", False)
+    assert "view: a desktop display: the touchscreen, landscape, in a window" in desktop.notes
+    portrait = detect(from_mapping({"view": {"orientation": "portrait", "screen": "fullscreen"}}))
+    assert (portrait.view, portrait.fullscreen) == ("touchscreen", True)
+    assert "view: a desktop display: the touchscreen, portrait, full screen" in portrait.notes
+    monkeypatch.delenv("DISPLAY")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "kmsdrm")  # a Pi's screen, no desktop
+    console = detect(Config())
+    assert (console.view, console.fullscreen) == ("touchscreen", True)
+    assert any("the screen, through SDL" in n and "full screen" in n for n in console.notes)
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # drawing off screen is no display
+    assert detect(Config()).view == "terminal"
+    assert detect(from_mapping({"view": {"kind": "terminal"}})).view == "terminal"
+
+
+def test_a_setting_is_saved_into_the_file_keeping_the_rest(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('# mine\n[rules]\nhints = true   # my note\ntactics = false\n\n'
+                    '[camera]\nsource = "simulated"\n')
+    config = save_settings(path, {"rules.hints": False, "players.north": "Ada # 1",
+                                  "lights.colours.north": [0, 80, 255]})
+    text = path.read_text()
+    assert text.startswith("# mine\n") and "# my note" in text and 'source = "simulated"' in text
+    assert load_config(path)[0] == config
+    assert (config.hints, config.tactics, config.north_name) == (False, False, "Ada # 1")
+    assert config.lights.colours["north"] == (0, 80, 255) and config.camera == "simulated"
+    again = save_settings(path, {"players.north": "Bo", "lights.colours.north": [1, 2, 3]})
+    assert (again.north_name, again.lights.colours["north"]) == ("Bo", (1, 2, 3))
+    assert path.read_text().count("[lights.colours]") == 1
+    before = path.read_text()
+    with pytest.raises(ConfigError, match=r"rules\.claim_timing"):
+        save_settings(path, {"rules.claim_timing": "sometimes"})
+    assert path.read_text() == before  # a bad setting leaves the file as it was
+    fresh = tmp_path / "new" / "config.toml"
+    assert save_settings(fresh, {"rules.auto_claim": True}) == Config(auto_claim=True)
+    assert "# battleline-companion settings" in fresh.read_text()  # the documented defaults
 
 
 def test_the_readme_documents_every_setting_with_its_default() -> None:

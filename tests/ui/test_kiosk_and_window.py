@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pygame
 
+from companion import run
 from companion.ui.demo import run_window
 from companion.ui.kiosk import unit_text
 from companion.ui.pygame_view import LANDSCAPE, PygameView
@@ -15,8 +16,12 @@ from companion.ui.shots import demo_companion
 def test_the_kiosk_unit_runs_the_touchscreen_through_kmsdrm_at_boot() -> None:
     text = unit_text("/opt/venv/bin/battleline-companion", "pi", "/home/pi", "portrait")
     assert "Environment=SDL_VIDEODRIVER=kmsdrm" in text
-    assert "ExecStart=/opt/venv/bin/battleline-companion play --view touchscreen" in text
-    assert "User=pi" in text and "BATTLELINE_ORIENTATION=portrait" in text
+    assert ("ExecStart=/opt/venv/bin/battleline-companion play --view touchscreen "
+            "--orientation portrait --fullscreen") in text
+    assert "User=pi" in text
+    start = next(line for line in text.splitlines() if line.startswith("ExecStart="))
+    ns = run.parser().parse_args(start.split(" play ", 1)[1].split())  # the run command takes it
+    assert (ns.view, ns.orientation, ns.screen) == ("touchscreen", "portrait", "fullscreen")
     assert "WantedBy=multi-user.target" in text
 
 
