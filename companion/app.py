@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from companion.journal import Journal
+from companion.messages import N_, Message
 from companion.play import result_line
 from companion.rules.game import Ending, Outcome
 from companion.rules.position import PLAYERS, Player, Variant
@@ -25,6 +26,11 @@ from companion.tracker import ClaimResult, IssueKind, TrackedEvent, Tracker
 from companion.ui.terminal import TerminalView, ViewModel
 from hardware.lights import FlagLights
 from hardware.states import ButtonEvent
+
+
+def _message(text: str) -> Message:
+    """``text`` as a message parameter: itself if it is one, else as it is."""
+    return text if isinstance(text, Message) else Message("{text}", text=text)
 
 
 class ViewClosed(Exception):
@@ -83,7 +89,8 @@ class Companion:
         )
 
     def messages(self) -> list[str]:
-        out = [] if self.camera_problem is None else [f"camera: {self.camera_problem}"]
+        out: list[str] = [] if self.camera_problem is None else [
+            Message(N_("camera: {problem}"), problem=self.camera_problem)]
         seen: set[str] = set()
         for issue in self.tracker.issues:
             if issue.message not in seen:
@@ -138,13 +145,13 @@ class Companion:
         if self.camera_problem != message:
             self.camera_problem = message
             self.journal.note(f"camera: {message}")
-            self.view.say(f"camera: {message} — retrying")
+            self.view.say(Message(N_("camera: {problem} — retrying"), problem=message))
             self.refresh()
 
     def camera_back(self) -> None:
         self.camera_problem = None
         self.journal.note("camera: frames again")
-        self.view.say("camera: frames again")
+        self.view.say(Message(N_("camera: frames again")))
         self.refresh()
 
     def claim(self, flag: int, player: Player) -> ClaimResult:
@@ -174,7 +181,7 @@ class Companion:
         event = self.tracker.undo()
         if event is not None:
             self.journal.undo(event, self.tracker.position)
-            self.view.say(f"undone: {event.describe()}")
+            self.view.say(Message(N_("undone: {event}"), event=event.describe()))
             self._ended = self.tracker.outcome is not None
             self.refresh()
         return event
@@ -194,7 +201,8 @@ class Companion:
             try:
                 self.pass_(player)
             except Exception as error:  # IllegalAction: not their turn, game over
-                self.view.say(f"{player} cannot pass: {error}")
+                self.view.say(Message(N_("{side} cannot pass: {why}"), side=str(player),
+                                      why=str(error)))
             return
         if any(i.kind is IssueKind.UNCERTAIN for i in self.tracker.issues):
             self.confirm(None)
@@ -244,7 +252,8 @@ class Companion:
                     result = self.tracker.claim(flag, player)
                     if result.event is not None:
                         self.last_ruling = result.message
-                        self.view.say(f"auto-claim: {result.message}")
+                        self.view.say(Message(N_("auto-claim: {ruling}"),
+                                              ruling=_message(result.message)))
                         self.journal.event(result.event, self.tracker.position)
                         taken.append(result.event)
         return taken
@@ -255,7 +264,7 @@ class Companion:
             for message in messages:
                 if message not in self._noted:
                     self.journal.note(message)
-                    self.view.say(f"! {message}")
+                    self.view.say(Message(N_("! {message}"), message=_message(message)))
             self._noted = messages
 
     def refresh(self) -> None:

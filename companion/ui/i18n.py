@@ -134,7 +134,12 @@ def mo_bytes(entries: dict[str, str]) -> bytes:
 
 
 def ui_sources() -> list[Path]:
-    return sorted(p for p in Path(__file__).parent.glob("*.py") if p.name != "terminal.py")
+    """The modules whose strings the touchscreen shows: the ui's own, and the app's and
+    the tracker's messages (their templates marked with ``companion.messages.N_``)."""
+    from companion import messages
+
+    ui = sorted(p for p in Path(__file__).parent.glob("*.py") if p.name != "terminal.py")
+    return [*ui, *messages.sources(), HERE.parent / "app.py"]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,7 +24,7 @@ from companion.rules.position import Player
 from companion.snapshot import UNKNOWN
 from companion.ui import theme
 from companion.ui.layout import Layout
-from companion.ui.screens import SCREENS, Intent, Scene, Target, event_words
+from companion.ui.screens import SCREENS, Intent, Scene, Target, event_words, said
 from companion.ui.terminal import TerminalView, ViewModel
 from hardware import looks
 
@@ -199,7 +199,7 @@ class PygameView(TerminalView):
         events = self.companion.tracker.events if self.companion is not None else []
         if events and line == events[-1].describe():
             line = event_words(self.scene, events[-1])  # the event, in words
-        self.scene.toast = line
+        self.scene.toast = said(line)
 
     def board(self, model: ViewModel) -> None:
         self.show(model)

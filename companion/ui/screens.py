@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import pygame
 
 from companion import status
+from companion.messages import localized
 from companion.rules.actions import Claim, Pass, Play
 from companion.rules.cards import (
     GMT_NAMES,
@@ -126,6 +127,12 @@ REASONS: dict[Reason, str] = {
     Reason.TIE_COMPLETED_LAST: N_("Equal formations, and {them} completed first."),
     Reason.BEATABLE: N_("{them} could still complete a stronger formation."),
 }
+
+
+def said(text: str) -> str:
+    """A message of the app or the tracker in the catalog's language (a plain string,
+    never marked for translation, as it is)."""
+    return localized(text, _)
 
 
 def status_words(scene: Scene, index: int) -> str:
@@ -282,19 +289,19 @@ def _bottom(surface: pygame.Surface, layout: Layout, scene: Scene) -> None:
     area = bar.inflate(-28, -12)
     size = layout.px(24)
     if model.messages:
-        text = "! " + model.messages[0]
+        text = "! " + said(model.messages[0])
         colour = theme.player_colour("attention", scene.colours)
     elif scene.toast:
         text, colour = scene.toast, theme.TEXT
     elif model.last_ruling:
-        text, colour = model.last_ruling, theme.TEXT
+        text, colour = said(model.last_ruling), theme.TEXT
     else:
         text, colour = _("Tap a flag to claim it or to fix its cards."), theme.MUTED
     theme.draw_wrapped(surface, text, area, size, colour)
     if layout.portrait and len(model.messages) > 1:
         y = area.top + layout.px(24) * 2
         for message in model.messages[1:4]:
-            theme.draw_text(surface, "! " + message, (area.left, y), layout.px(20), theme.MUTED,
+            theme.draw_text(surface, "! " + said(message), (area.left, y), layout.px(20), theme.MUTED,
                             width=area.width)
             y += layout.px(22)
 
@@ -399,7 +406,7 @@ def draw_ruling(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[T
     theme.draw_text(surface, _("{name} claims flag {n}").format(name=me, n=result.flag + 1),
                     (rect.right - 24, rect.top + 26), layout.px(26), scene.colour(result.player),
                     anchor="topright")
-    text = result.message if ruling is None else _(REASONS[ruling.reason]).format(me=me, them=them)
+    text = said(result.message) if ruling is None else _(REASONS[ruling.reason]).format(me=me, them=them)
     y = theme.draw_wrapped(surface, text, pygame.Rect(left, rect.top + 14 + layout.px(56), width,
                                                       layout.px(64)), layout.px(28))
     names = scene.formation_names()

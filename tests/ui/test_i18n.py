@@ -59,3 +59,30 @@ def test_the_catalog_has_every_formation_name_of_both_editions() -> None:
     from companion.status import TO_GO
 
     assert names | {TO_GO} <= set(i18n.read_po(i18n.PO_PATH))  # "Wedge 27", "2 to go"
+
+
+def test_the_trackers_messages_reach_the_screen_through_the_catalog(tmp_path: object) -> None:
+    import io
+    from pathlib import Path
+
+    from companion.messages import Message
+    from companion.ui.pygame_view import LANDSCAPE, PygameView
+    from companion.ui.screens import said
+    from companion.ui.shots import demo_companion, unread_card
+
+    view = PygameView(LANDSCAPE)
+    companion = demo_companion(Path(str(tmp_path)), view)
+    try:
+        unread_card(companion, "flag3.south")
+        [message] = companion.messages()
+        assert isinstance(message, Message)
+        assert message.template in i18n.read_po(i18n.PO_PATH)  # collected from the tracker
+        translated = "Flagge: " + message.template
+        i18n._translation = gettext.GNUTranslations(io.BytesIO(
+            i18n.mo_bytes({message.template: translated})))
+        assert said(message) == translated.format(**{
+            k: str(v) for k, v in message.params.items()})
+        assert said("plain words") == "plain words"  # never marked: as it is
+    finally:
+        i18n.set_language("en")
+        companion.journal.close()

@@ -152,3 +152,43 @@ def test_a_match_on_the_touchscreen_takes_claims_corrections_undo_and_next_game(
     assert chosen != (255, 0, 0) and saved["rules"]["hints"] is True
     assert finger.lights_colour == chosen
     assert saved["simulation"]["think_s"] == 0.005  # the rest of the file kept
+
+
+def test_the_camera_tables_frames_reach_the_camera_view_with_the_mat_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A folder of photographs stands for the camera: the run command shows each frame
+    on the touchscreen's camera view, calibrated, until the folder is read through."""
+    import cv2
+
+    from companion.ui.shots import demo_frame
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for k in range(3):
+        cv2.imwrite(str(folder / f"{k}.png"), demo_frame())
+    config = tmp_path / "config.toml"
+    config.write_text(f'[camera]\nsource = "folder"\nfolder = "{folder.as_posix()}"\n')
+    real_pump = PygameView.pump
+    seen: list[tuple[str, int, float]] = []
+
+    def pump(view: PygameView) -> list[Intent]:
+        scene = view.scene
+        if scene is not None and scene.screen == "play" and not seen:
+            view.act(Intent("go", value="settings"))
+            view.act(Intent("go", value="camera"))
+        done = real_pump(view)
+        camera = view.camera
+        if camera is not None and camera.calibration is not None:
+            seen.append((scene.screen if scene else "", len(camera.calibration.seen),
+                         camera.calibration.reprojection_mm))
+        return done
+
+    monkeypatch.setattr(PygameView, "pump", pump)
+    code = run.main(["--view", "touchscreen", "--windowed", "--lights", "none",
+                     "--config", str(config), "--journal", str(tmp_path / "journal")])
+    out = capsys.readouterr().out
+    assert code == 0 and "the folder of images is read through" in out, out
+    assert seen, "no calibrated frame reached the camera view"
+    screen, markers, error_mm = seen[-1]
+    assert screen == "camera" and markers == 6 and error_mm < 2.0
