@@ -212,3 +212,10 @@ class TruthSnapshots:
 
     def close(self) -> None:
         pass
+
+
+def seeded_script(seed: int, variant: Variant | None = None) -> Script:
+    """The test games' seeding: every third game north starts, every other one the
+    north bot plays at random (so weak and odd plays show up too)."""
+    north = "greedy" if seed % 2 else "random"
+    return script_game(seed, Player.SOUTH if seed % 3 else Player.NORTH, variant, north=north)

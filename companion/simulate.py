@@ -17,15 +17,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol
 
 from companion.app import Companion
+from companion.journal import Journal, read_journal, variant_json
 from companion.rules.actions import Claim, Pass
 from companion.rules.claims import Ruling, adjudicate
-from companion.rules.position import PLAYERS, Position
-from companion.simtable import Script, Step, Zones
+from companion.rules.position import PLAYERS, Position, Variant
+from companion.simtable import Script, Step, Zones, seeded_script
 from companion.snapshot import Snapshot
-from companion.tracker import ZoneName
+from companion.tracker import Tracker, ZoneName
+from companion.ui.terminal import NoView
 from hardware.states import ButtonEvent
 
 
@@ -215,3 +218,101 @@ class Driver:
         got = events[index]
         if (got.player, got.action) != (step.player, step.action):
             self.report.problems.append(f"recorded {got.describe()} for {step.describe()}")
+
+
+@dataclass
+class VisionGame:
+    """One scripted game played through the real vision path, and what it cost."""
+
+    script: Script
+    companion: Companion
+    report: DriveReport
+    journal: Path
+    seconds: float
+    frames: int  # frames vision took in
+    reads: int  # frames the reader read
+
+    def figures(self) -> dict[str, object]:
+        record = read_journal(self.journal)
+        steps = self.script.steps
+        return {
+            "seed": self.script.seed,
+            "seconds": round(self.seconds, 1),
+            "table_changes": sum(s.on_table for s in steps),
+            "frames": self.frames,
+            "reads": self.reads,
+            "nudges": self.report.nudges,
+            "corrections": self.report.corrections,
+            "wrong_events": self.report.wrong_events,
+            "confident_wrong_rulings": self.report.ruling_mismatches,
+            "ruling_checks": self.report.ruling_checks,
+            "journal_equals_script": [(e.player, e.action) for e in record.events]
+            == [(s.player, s.action) for s in steps],
+        }
+
+
+def play_through_vision(script: Script, journal_dir: Path, variant: Variant | None = None
+                        ) -> VisionGame:
+    """Play ``script`` on the simulated table through rendered frames and vision.
+
+    Frames are rendered in a second process (``WorkerFrames``), the next table
+    while this one is read, and only when the table changes.
+    """
+    from companion.vision_path import WorkerFrames, vision_table  # OpenCV only when used
+    from hardware.config import LightsConfig
+    from hardware.factory import open_lights
+
+    variant = variant or Variant()
+    table = vision_table(script.seed, frames=WorkerFrames(script.seed))
+    lights = open_lights(LightsConfig(board="mock"))
+    journal = Journal.create(journal_dir, {"mode": "simulated", "first": script.first.value,
+                                           "variant": variant_json(variant),
+                                           "seed": script.seed})
+    companion = Companion(Tracker(variant, script.first), journal, lights, NoView())
+    start = time.perf_counter()
+    try:
+        report = Driver(companion, script, table).run()
+    finally:
+        table.close()
+        lights.close()
+        journal.close()
+    return VisionGame(script, companion, report, journal.path, time.perf_counter() - start,
+                      table.vision.frames_read, table.vision.reads)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m companion.simulate --seeds 0-19``: the vision games' figures, one JSON
+    line per game, then the totals."""
+    import argparse
+    import json
+    import tempfile
+
+    ap = argparse.ArgumentParser(prog="python -m companion.simulate",
+                                 description="Seeded games through the real vision path.")
+    ap.add_argument("--seeds", default="0-19", help="a range a-b or a list a,b,c (default 0-19)")
+    ns = ap.parse_args(argv)
+    if "-" in ns.seeds:
+        low, high = (int(x) for x in ns.seeds.split("-"))
+        seeds = list(range(low, high + 1))
+    else:
+        seeds = [int(x) for x in ns.seeds.split(",")]
+    rows = []
+    with tempfile.TemporaryDirectory() as directory:
+        for seed in seeds:
+            game = play_through_vision(seeded_script(seed), Path(directory) / str(seed))
+            rows.append(game.figures())
+            print(json.dumps(rows[-1]), flush=True)
+    seconds = [float(str(r["seconds"])) for r in rows]
+    print(json.dumps({
+        "games": len(rows),
+        "seconds_per_game_mean": round(sum(seconds) / len(rows), 1),
+        "seconds_per_game_max": max(seconds),
+        "journal_equals_script": sum(bool(r["journal_equals_script"]) for r in rows),
+        "confident_wrong_rulings": sum(int(str(r["confident_wrong_rulings"])) for r in rows),
+        "wrong_events": sum(int(str(r["wrong_events"])) for r in rows),
+    }))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

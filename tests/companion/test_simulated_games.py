@@ -9,11 +9,12 @@ import pytest
 from companion.app import Companion, Options
 from companion.export import export_text
 from companion.journal import Journal, read_journal, variant_json
+from companion.replay import replay
 from companion.rules.actions import Discard, Place, Remove
 from companion.rules.notation import dump_position
-from companion.rules.position import Player, Variant
+from companion.rules.position import Variant
 from companion.rules.table_record import parse_table_record
-from companion.simtable import Script, TruthSnapshots, script_game
+from companion.simtable import Script, TruthSnapshots, script_game, seeded_script
 from companion.simulate import Driver, DriveReport
 from companion.tracker import Tracker
 from companion.ui.terminal import NoView
@@ -59,9 +60,7 @@ def assert_journal_is_the_script(path: Path, script: Script) -> None:
 @pytest.mark.parametrize("seed", range(20))
 def test_seeded_game_journal_equals_the_script(tmp_path: Path, seed: int) -> None:
     """20 games; a tenth of the cards are first read unsure, so the companion must ask."""
-    bots = ("greedy", "greedy") if seed % 2 else ("random", "greedy")
-    script = script_game(seed, Player.SOUTH if seed % 3 else Player.NORTH,
-                         north=bots[0], south=bots[1])
+    script = seeded_script(seed)
     companion, report = run_game(tmp_path, script, TruthSnapshots(unsure=0.1, seed=seed))
     assert report.problems == []
     assert report.ruling_mismatches == 0 and report.ruling_checks > 100
@@ -165,6 +164,8 @@ def test_a_seeded_terrain_game_journal_equals_the_script(tmp_path: Path, seed: i
     laid = [flag.get("terrain") for flag in last["position"]["flags"]]
     assert laid == [f.terrain.token if f.terrain else None for f in script.final.position.flags]
     assert None not in laid
-    # The exported record replays through the rules to the same end.
+    # The journal replays (as a resume does), and the exported record replays through
+    # the rules, to the same end.
+    assert replay(path, []).outcome == script.outcome
     record = parse_table_record(export_text(path))
     assert record.variant.terrain and record.replay().outcome == script.outcome
