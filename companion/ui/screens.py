@@ -34,6 +34,7 @@ from companion.rules.formations import (
 from companion.rules.game import Ending, Outcome
 from companion.rules.position import PLAYERS, Flag, Player, Position
 from companion.rules.terrain import side_best, side_strength
+from companion.snapshot import UNKNOWN
 from companion.tracker import ClaimResult, TrackedEvent
 from companion.ui import theme
 from companion.ui.cards import draw_card, fan
@@ -252,6 +253,17 @@ def _label(surface: pygame.Surface, text: str, rect: pygame.Rect, size: int,
         y += line_h
 
 
+def _as_seen(scene: Scene, index: int, flag: Flag, player: Player,
+             ) -> tuple[list[Card | None], list[int]]:
+    """A side's cards as recorded; while the camera is unsure of a card there, as it
+    reads them instead, the doubtful ones to be marked (unreadable ones drawn as "?")."""
+    read = scene.readings.get(f"flag{index + 1}.{player.value}", ())
+    doubtful = [k for k, (_t, sure) in enumerate(read) if not sure]
+    if not doubtful:
+        return list(flag.cards(player)), []
+    return [_card_or_none(t) for t, _sure in read], doubtful
+
+
 def draw_play(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[Target]:
     surface.fill(theme.BACKGROUND)
     targets = top_bar(surface, layout, scene, scene.model.game or _("Battle Line"))
@@ -266,10 +278,11 @@ def draw_play(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[Tar
         if colour is not None and state in (FlagState.CLAIMED_NORTH, FlagState.CLAIMED_SOUTH):
             pygame.draw.rect(surface, theme.mix(theme.BACKGROUND, colour, 0.18), slot.whole)
         vertical = not layout.portrait
-        fan(surface, flag.north, slot.north, vertical=vertical, card_w=layout.card_w,
-            medieval=medieval, reverse=True)
-        fan(surface, flag.south, slot.south, vertical=vertical, card_w=layout.card_w,
-            medieval=medieval)
+        for player, area in ((Player.NORTH, slot.north), (Player.SOUTH, slot.south)):
+            cards, doubtful = _as_seen(scene, i, flag, player)
+            fan(surface, cards, area, vertical=vertical, card_w=layout.card_w,
+                medieval=medieval, reverse=player is Player.NORTH, marked=doubtful,
+                mark=theme.player_colour("attention", scene.colours))
         size = 22 if layout.portrait else 17
         align_n, align_s = ("right", "left") if layout.portrait else ("center", "center")
         _label(surface, formation_label(scene, flag, Player.NORTH), slot.north_label, size,
@@ -371,7 +384,13 @@ def draw_flag_panel(surface: pygame.Surface, layout: Layout, scene: Scene) -> li
         y += row_h
     by = rect.bottom - layout.px(64) - 12
     bw = (rect.width - 40 - 2 * 12) // 3
-    if status.light is FlagState.UNCERTAIN:
+    unreadable = any(token == UNKNOWN for zone, read in scene.readings.items()
+                     if zone.startswith(f"flag{index + 1}.") for token, _sure in read)
+    if status.light is FlagState.UNCERTAIN and unreadable:
+        theme.draw_text(surface, _("Tap the marked card to say which it is."),
+                        (rect.right - 20, rect.top + 22), layout.px(22),
+                        theme.player_colour("attention", scene.colours), anchor="topright")
+    elif status.light is FlagState.UNCERTAIN:
         # The reading is only doubtful: one tap accepts it as read.
         ok = pygame.Rect(rect.right - 20 - layout.px(200), rect.top + 10, layout.px(200),
                          max(48, layout.px(50)))
