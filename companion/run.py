@@ -95,7 +95,8 @@ def parser() -> argparse.ArgumentParser:
                     help="advanced claim timing: claims only at the start of a turn")
     ap.add_argument("--no-hints", action="store_true",
                     help="do not light the flags provable now")
-    ap.add_argument("--quiet", action="store_true", help="print only the results")
+    ap.add_argument("--quiet", action="store_true",
+                    help="print only the results (and no view, unless --view names one)")
     return ap
 
 
@@ -117,6 +118,8 @@ def _with_arguments(config: Config, ns: argparse.Namespace) -> Config:
         changes["lights"] = replace(config.lights, board=ns.lights)
     if ns.view:
         changes["view"] = ns.view
+    elif ns.quiet and config.view == "auto":
+        changes["view"] = "none"  # only the results: no window either, unless asked for
     if ns.orientation:
         changes["orientation"] = ns.orientation
     if ns.screen:

@@ -105,8 +105,10 @@ def _journal(directory: Path) -> list[list[dict[str, Any]]]:
     return sorted(games, key=lambda lines: lines[0]["match"]["game"])
 
 
+@pytest.mark.parametrize("orientation", ["landscape", "portrait"])
 def test_a_match_on_the_touchscreen_takes_claims_corrections_undo_and_next_game(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    orientation: str,
 ) -> None:
     config = tmp_path / "config.toml"
     config.write_text("[simulation]\nthink_s = 0.005\n")
@@ -122,7 +124,8 @@ def test_a_match_on_the_touchscreen_takes_claims_corrections_undo_and_next_game(
         return real_pump(view)
 
     monkeypatch.setattr(PygameView, "pump", pump)
-    code = run.main(["--view", "touchscreen", "--windowed", "--snapshots", "truth",
+    code = run.main(["--view", "touchscreen", "--windowed", "--orientation", orientation,
+                     "--snapshots", "truth",
                      "--lights", "mock", "--seed", "3", "--games", "2", "--config", str(config),
                      "--journal", str(journal)])
     out = capsys.readouterr().out
@@ -130,6 +133,7 @@ def test_a_match_on_the_touchscreen_takes_claims_corrections_undo_and_next_game(
     assert out.count("Match score:") == 2 and "the touchscreen was closed\n" in out
     assert "unfinished" not in out
     assert len(opened) == 1 and opened[0].closed
+    assert opened[0].layout.portrait is (orientation == "portrait")
     assert finger.stage == "closed" and finger.next_taps == 1 and finger.claimed is not None
     flag, who = finger.claimed
     # The lights: the claim lit the flag in the claimer's colour, the undo took it back.
@@ -192,3 +196,22 @@ def test_the_camera_tables_frames_reach_the_camera_view_with_the_mat_found(
     assert seen, "no calibrated frame reached the camera view"
     screen, markers, error_mm = seen[-1]
     assert screen == "camera" and markers == 6 and error_mm < 2.0
+
+
+def test_a_touchscreen_that_cannot_open_is_named_or_auto_falls_back_to_the_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    pygame.display.quit()
+    monkeypatch.setenv("SDL_VIDEODRIVER", "nosuchdriver")
+    args = ["--snapshots", "truth", "--lights", "none", "--speed", "max", "--config",
+            str(tmp_path / "none.toml"), "--journal", str(tmp_path / "journal")]
+    assert run.main(["--view", "touchscreen", *args]) == 2
+    assert "battleline-companion: cannot open the touchscreen:" in capsys.readouterr().err
+    monkeypatch.setenv("DISPLAY", ":99")  # a display is said to be there, but opens not
+    assert run.main(args) == 0
+    out = capsys.readouterr().out
+    assert "view: a desktop display: the touchscreen, landscape, in a window" in out
+    assert "cannot open the touchscreen" in out and "terminal view" in out
+    assert "Match score:" in out
+    assert run.main(["--quiet", *args, "--new"]) == 0  # quiet: no view is opened at all
+    assert "cannot open the touchscreen" not in capsys.readouterr().out
