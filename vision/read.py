@@ -54,9 +54,12 @@ COLOUR_WEIGHT: Final = 1 / 100.0  # ranking penalty per Lab unit of colour diffe
 PAIR_COLOUR_SCALE: Final = 60.0  # Lab units worth a whole correlation point between two leaders
 TOP_K: Final = 6
 COLOUR_FLOOR: Final = 8.0  # Lab units of colour difference that are only noise
+GLARE_PALEST: Final = 0.35  # least share of a card's chroma glare may leave
 LIGHT_SAMPLES: Final = 1500
 TILTS: Final = tuple(round(-0.07 + 0.01 * i, 3) for i in range(15))  # card slopes tried
 STRIPS: Final = 8  # column strips a card's top edge is followed in
+QUICK_SHIFT: Final = 0  # shift search when choosing among placements
+LEADERS: Final = 32  # tokens of that first look compared closely
 LINES: Final = 3  # strongest straight lines tried as the card's top edge
 SHIFT_PX: Final = 1  # template search range around the chosen placement, each way
 REFINE_MM: Final = 5.0  # how far the band may be from where the low-res view put it
@@ -64,6 +67,7 @@ MIN_SCORE: Final = 0.85  # below: the band matches nothing in the profile well e
 MAX_RANK_GAP: Final = 0.06  # how far below the best ranked a pairwise winner may start
 MIN_MARGIN: Final = 0.12  # below: two tokens are too alike to choose -> unknown
 INDEX_LIKE: Final = 0.8  # a weak edge is a card only if its band matches this well
+FILL_GAP_MM: Final = 30.0  # more than any two fanned cards' tops lie apart
 MIN_GAP_MM: Final = 12.0  # closest two fanned card tops can be: the band (16 mm) shows,
 # less what a crooked card hides at one corner
 PEAK_SEPARATION_MM: Final = 3.0  # candidate edges closer than this are one edge
@@ -128,6 +132,17 @@ def edge_rows(img: FloatImage, q: float = 0.2, spread: int = 5) -> FloatImage:
     return np.asarray(np.partition(d, k, axis=1)[:, k], np.float32)
 
 
+def _colour_distance(chroma: FloatImage, sig: FloatImage) -> FloatImage:
+    """Each token's colour signature's distance from the band's, glare allowed for.
+
+    Glare is white light added over the card: it pales every colour toward grey
+    by one factor, keeping its hue. So each token's chroma may be scaled down
+    (not up) to the band's before the distance is taken.
+    """
+    k = np.clip((chroma @ sig) / ((chroma * chroma).sum(axis=1) + 1e-3), GLARE_PALEST, 1.0)
+    return np.asarray(np.linalg.norm(chroma * k[:, None] - sig, axis=1))
+
+
 def _distinct(points: set[tuple[int, int]]) -> list[tuple[int, int]]:
     """Drop placements within the shift search of one already kept: it covers them."""
     kept: list[tuple[int, int]] = []
@@ -166,6 +181,9 @@ class Reader:
         ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
         self._mean_tpl = np.ascontiguousarray(
             profile.gray[:, iy:, ix:self._tw - ix].mean(axis=0), np.float32)
+        mt = self._mean_tpl
+        self._mean_half = cv2.resize(mt, (mt.shape[1] // 2, mt.shape[0] // 2),
+                                     interpolation=cv2.INTER_AREA)
 
     def _norm(self, x: FloatImage, y: FloatImage,
               ) -> tuple[FloatImage, FloatImage]:
@@ -191,8 +209,9 @@ class Reader:
         return coef
 
     def gain_at(self, coef: FloatImage, x_mm: float, y_mm: float) -> FloatImage:
-        u, v = self._norm(np.array([x_mm * LOW_PX], np.float32), np.array([y_mm * LOW_PX], np.float32))
-        return np.exp(_poly_terms(u, v) @ coef).astype(np.float32).reshape(3)
+        u = x_mm * LOW_PX / self.low_size[0] - 0.5
+        v = y_mm * LOW_PX / self.low_size[1] - 0.5
+        return np.exp(np.array([1.0, u, v, u * u, u * v, v * v]) @ coef).astype(np.float32)
 
     # -- the frame ---------------------------------------------------------------------
     def read(self, frame: Image, calib: Calibration) -> FrameRead:
@@ -302,6 +321,21 @@ class Reader:
             next_top = rd.top_local
         reads.reverse()
         sure.reverse()
+        # A gap wider than any fan between two cards found hides a card whose top
+        # edge drowned in the art around it: look where the edge is strongest there.
+        k = 1
+        while k < len(reads):
+            a, b = reads[k - 1].top_local, reads[k].top_local
+            if b - a > FILL_GAP_MM * LOW_PX:
+                lo, hi = int(a + MIN_GAP_MM * LOW_PX), int(b - MIN_GAP_MM * LOW_PX)
+                t = float(lo + np.argmax(grad[lo:hi + 1]) + 1)
+                visible = min(p.band_mm, b - t - COVER_SLACK_MM)
+                rd = self._classify_at(zone, t, (c0 + c1 + 1) / 2, visible, frame, m2f, coef,
+                                       False)
+                if rd is not None and a + MIN_GAP_MM < rd.top_local < b - MIN_GAP_MM:
+                    reads.insert(k, rd)
+                    sure.insert(k, False)
+            k += 1
         # Two reads snapped onto one card: keep the one found from the stack's shape,
         # else the better explained.
         k = 1
@@ -372,11 +406,12 @@ class Reader:
         strongest lines at that slope (each the boundary below that row).
 
         A card's top edge, and the frame and rules printed parallel to it, are
-        straight colour steps across the whole width; a line in the art spans only
-        part of it. The vertical colour steps of column strips are summed along
-        every straight line of the tilts a hand puts a card down with (the median
-        half of the strips, so a shadow or a glare in a few does not decide); the
-        best line gives the tilt.
+        straight colour steps across the whole width; the tops of a numeral, pips
+        and a letter line up only here and there. The vertical colour steps of
+        column strips are summed along every straight line of the tilts a hand
+        puts a card down with, counting for each line its weaker strips (the
+        lower half, less the weakest, which glare or a shadow may have hidden):
+        a line strong in nearly every strip gives the tilt.
         """
         m, w = round(REFINE_MM * TPL_PX), self._tw
         rows = len(crop) - 1
@@ -387,7 +422,7 @@ class Reader:
         lo, fr = self._tilt_lines(rows)
         vals = prof[lo] * (1 - fr) + prof[lo + 1] * fr  # (tilts, strips, rows)
         vals.sort(axis=1)
-        line = vals[:, STRIPS // 4:STRIPS - STRIPS // 4].mean(axis=1)
+        line = vals[:, 1:STRIPS // 2].mean(axis=1)
         k = int(np.argmax(line)) // rows
         at = line[k]
         peaks = [r for r in range(rows) if at[r] >= at[max(r - 1, 0)]
@@ -422,21 +457,38 @@ class Reader:
         # fits; or the strongest straight line is the card's top edge, and across
         # where that layout fits or where both side edges of a card-wide band show.
         # The placement some card explains best wins.
-        res = cv2.matchTemplate(gray, self._mean_tpl[:hv - iy], cv2.TM_CCOEFF_NORMED)
+        # (The layout at half resolution: the shift search around it covers a pixel.)
+        half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2),
+                          interpolation=cv2.INTER_AREA)
+        tpl_h = self._mean_half[:(hv - iy) // 2]
+        res = cv2.matchTemplate(half, tpl_h, cv2.TM_CCOEFF_NORMED)
         ly, lx = np.unravel_index(int(np.argmax(res)), res.shape)
-        tx, ty = int(lx) - ix, int(ly) - iy
-        sides = edge_rows(crop[m + 2:m + hv - 2].transpose(1, 0, 2), spread=3)
+        # ... refined at full resolution within two pixels of it.
+        full = self._mean_tpl[:hv - iy]
+        y0 = int(np.clip(2 * ly - 2, 0, gray.shape[0] - full.shape[0] - 4))
+        x0 = int(np.clip(2 * lx - 2, 0, gray.shape[1] - full.shape[1] - 4))
+        res = cv2.matchTemplate(gray[y0:y0 + full.shape[0] + 4, x0:x0 + full.shape[1] + 4],
+                                full, cv2.TM_CCOEFF_NORMED)
+        ly, lx = np.unravel_index(int(np.argmax(res)), res.shape)
+        tx, ty = x0 + int(lx) - ix, y0 + int(ly) - iy
+        band_rows = gray[m + 2:m + hv - 2]
+        sides = np.partition(np.abs(np.diff(band_rows, axis=1)), len(band_rows) // 5, axis=0)[
+            len(band_rows) // 5]
         pair = np.minimum(sides[:2 * m - 1], sides[w:w + 2 * m - 1])  # both must show
         hyps = {(tx, ty)}
         for r in rows:
             hyps |= {(tx, r + 1), (int(np.argmax(pair)) + 1, r + 1)}
         places = _distinct(hyps)
-        tx, ty = places[self._quick(gray, places, hv)] if len(places) > 1 else places[0]
+        pick, rough = self._quick(gray, places, hv)
+        tx, ty = places[pick]
+        # The leaders of that look, compared on every pixel over small shifts.
+        lead = np.argpartition(-rough, LEADERS)[:LEADERS]
         _, tpl = self._normalised_templates(hv)
         vraw = self._views(gray, tx, ty, hv, SHIFT_PX)
         vm = vraw - vraw.mean(axis=1, keepdims=True)
         vm /= np.linalg.norm(vm, axis=1, keepdims=True) + 1e-6
-        corr = vm @ tpl
+        corr = np.full((len(vm), tpl.shape[1]), -1.0, np.float32)
+        corr[:, lead] = vm @ tpl[:, lead]
         if not certain and float(corr.max()) < INDEX_LIKE:
             return None
         token, conf, score, cands = self._decide(crop, tx, ty, hv, vraw, corr)
@@ -461,14 +513,17 @@ class Reader:
             self._tpl_cache[hv, step] = (raw, np.ascontiguousarray(tpl.T))
         return self._tpl_cache[hv, step]
 
-    def _quick(self, gray: FloatImage, places: list[tuple[int, int]], hv: int) -> int:
-        """Which placement some card explains best, judged on every other pixel."""
+    def _quick(self, gray: FloatImage, places: list[tuple[int, int]], hv: int,
+               ) -> tuple[int, FloatImage]:
+        """Which placement some card explains best, and every token's correlation
+        there, judged on every other pixel."""
         _, tpl = self._normalised_templates(hv, 2)
-        v = np.concatenate([self._views(gray, x, y, hv, SHIFT_PX, 2) for x, y in places])
+        v = np.concatenate([self._views(gray, x, y, hv, QUICK_SHIFT, 2) for x, y in places])
         v -= v.mean(axis=1, keepdims=True)
         v /= np.linalg.norm(v, axis=1, keepdims=True) + 1e-6
-        best = (v @ tpl).max(axis=1).reshape(len(places), -1).max(axis=1)
-        return int(np.argmax(best))
+        corr = (v @ tpl).reshape(len(places), -1, tpl.shape[1]).max(axis=1)
+        pick = int(np.argmax(corr.max(axis=1)))
+        return pick, corr[pick]
 
     def _views(self, gray: FloatImage, tx: int, ty: int, hv: int, s: int,
                step: int = 1) -> FloatImage:
@@ -516,7 +571,7 @@ class Reader:
         ncc = corr.max(axis=0)
         y0, x0 = max(ty, 0), max(tx, 0)
         sig = colour_signature(crop[y0:y0 + hv, x0:x0 + w], 2)
-        cdist = np.linalg.norm(self.profile.chroma - sig, axis=1)
+        cdist = _colour_distance(self.profile.chroma, sig)
         # Colour differences below the noise floor (white balance, one photo per
         # card) say nothing: two cards of one suit are the same colour.
         cpen = np.maximum(cdist - COLOUR_FLOOR, 0.0)
