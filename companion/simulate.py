@@ -229,6 +229,7 @@ class VisionGame:
     report: DriveReport
     journal: Path
     seconds: float
+    cpu_seconds: float  # the app's and the renderer's, so a busy machine does not count
     frames: int  # frames vision took in
     reads: int  # frames the reader read
 
@@ -238,6 +239,7 @@ class VisionGame:
         return {
             "seed": self.script.seed,
             "seconds": round(self.seconds, 1),
+            "cpu_seconds": round(self.cpu_seconds, 1),
             "table_changes": sum(s.on_table for s in steps),
             "frames": self.frames,
             "reads": self.reads,
@@ -269,15 +271,24 @@ def play_through_vision(script: Script, journal_dir: Path, variant: Variant | No
                                            "variant": variant_json(variant),
                                            "seed": script.seed})
     companion = Companion(Tracker(variant, script.first), journal, lights, NoView())
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _cpu()
     try:
         report = Driver(companion, script, table).run()
     finally:
-        table.close()
+        table.close()  # joins the renderer: its CPU time is counted from here
         lights.close()
         journal.close()
     return VisionGame(script, companion, report, journal.path, time.perf_counter() - start,
-                      table.vision.frames_read, table.vision.reads)
+                      _cpu() - cpu, table.vision.frames_read, table.vision.reads)
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the renderer)."""
+    import resource
+
+    own, children = (resource.getrusage(who) for who in
+                     (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -303,10 +314,12 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(game.figures())
             print(json.dumps(rows[-1]), flush=True)
     seconds = [float(str(r["seconds"])) for r in rows]
+    cpu = [float(str(r["cpu_seconds"])) for r in rows]
     print(json.dumps({
         "games": len(rows),
         "seconds_per_game_mean": round(sum(seconds) / len(rows), 1),
         "seconds_per_game_max": max(seconds),
+        "cpu_seconds_per_game_mean": round(sum(cpu) / len(rows), 1),
         "journal_equals_script": sum(bool(r["journal_equals_script"]) for r in rows),
         "confident_wrong_rulings": sum(int(str(r["confident_wrong_rulings"])) for r in rows),
         "wrong_events": sum(int(str(r["wrong_events"])) for r in rows),

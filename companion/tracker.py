@@ -802,6 +802,18 @@ class Tracker:
             raise error
         return self._commit(TrackedEvent(player, Pass()))
 
+    def place(self, flag: int, terrain: Terrain, up: bool) -> TrackedEvent:
+        """A battlefield card placed at ``flag`` (0..8), said on the view: the camera sees
+        a text-down card (a plain flag) as no battlefield card at all. Who places it is
+        the rules' say (Hundred Years' War: in turn, the second player first)."""
+        game = self.state.game
+        player = game.placer() or game.to_move
+        action = Place(terrain, flag, up)
+        problem = self._rules_error(player, action)
+        if problem is not None:
+            raise IllegalAction(problem.message)
+        return self._commit(TrackedEvent(player, action))
+
     def undo(self) -> TrackedEvent | None:
         """Take back the last event; the table must then be put back as it was."""
         if not self.history:

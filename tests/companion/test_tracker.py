@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from companion.rules.actions import Betray, Claim, Desert, Play, Redeploy, Scout
-from companion.rules.cards import Tactic, parse_card
+from companion.rules.battlefield import Setup
+from companion.rules.cards import Tactic, parse_card, parse_terrain
 from companion.rules.claims import Reason
+from companion.rules.errors import IllegalAction
 from companion.rules.position import Player, Variant
 from companion.snapshot import Reading, Snapshot, snapshot_of
 from companion.tracker import IssueKind, Tracker
@@ -307,3 +311,24 @@ def test_claiming_marshes_owes_a_discard_by_the_loser() -> None:
     assert (event.player, event.notation()) == (N, "discard B2@3")
     assert t.position.discards == (parse_card("B2"),)
     play_through(t, {**zones, "flag5.south": ["R1"]})
+
+
+def test_hundred_years_war_placements_alternate_and_a_text_down_card_is_said() -> None:
+    t = Tracker(Variant(terrain=True), first=S, setup=Setup.HUNDRED_YEARS_WAR)
+    zones: dict[str, list[str]] = {}
+    for i in range(9):
+        terrain = parse_terrain(LAYOUT[i])
+        if i % 3 == 2:  # text-down: a plain flag the camera cannot tell from nothing
+            event = t.place(i, terrain, up=False)
+        else:
+            zones = {**zones, f"flag{i + 1}": [LAYOUT[i]]}
+            [event] = t.observe(snapshot_of(zones))
+        # The second player places first, then in turn; each defends what they placed.
+        assert event.player is (N if i % 2 == 0 else S)
+    flags = t.position.flags
+    assert flags[0].defender is N and flags[6].defender is N  # Castle, Fortress: by north
+    assert flags[2].terrain is None and flags[5].terrain is None  # River, Fields text-down
+    with pytest.raises(IllegalAction, match="all nine"):
+        t.place(0, parse_terrain("HILLS"), up=True)
+    play_through(t, {**zones, "flag3.south": ["R7"]})
+    assert t.position.flags[2].size == 3  # the River lies text-down: a plain flag
