@@ -170,6 +170,10 @@ class PygameView(TerminalView):
                 self.scene.readings[zone] = tuple(
                     (r.token, r.certain(tracker.threshold)) for r in readings
                 )
+            self.scene.why = {}
+            for issue in tracker.issues:
+                if issue.flag is not None:
+                    self.scene.why.setdefault(issue.flag, issue.message)
             self.scene.outcome = self.companion.outcome
             self.scene.can_undo = bool(self.companion.tracker.history)
             options = self.companion.options

@@ -86,6 +86,7 @@ class Scene:
     editing: Player | None = None  # whose name the keyboard edits
     edit_text: str = ""
     next_game: bool = False  # the app can start the next game of the match
+    why: dict[int, str] = field(default_factory=dict)  # per flag: what needs doing there
 
     def colour(self, player: Player) -> theme.RGB:
         return theme.player_colour(player.value, self.colours)
@@ -349,12 +350,30 @@ def draw_flag_panel(surface: pygame.Surface, layout: Layout, scene: Scene) -> li
     status = scene.model.statuses[index]
     title = theme.draw_text(surface, _("Flag {n}").format(n=index + 1),
                             (rect.left + 20, rect.top + 14), layout.px(34))
+    unreadable = any(token == UNKNOWN for zone, read in scene.readings.items()
+                     if zone.startswith(f"flag{index + 1}.") for token, _sure in read)
+    confirm_w = layout.px(200)
+    can_confirm = status.light is FlagState.UNCERTAIN and not unreadable
+    why = scene.why.get(index, "") if status.light in (FlagState.ATTENTION,
+                                                       FlagState.UNCERTAIN) else ""
+    if unreadable and status.light is FlagState.UNCERTAIN:
+        why = _("Tap the marked card to say which it is.")
     theme.draw_text(surface, status_words(scene, index), (title.right + 16, title.bottom - 2),
                     layout.px(24), theme.MUTED, anchor="bottomleft")
+    ok = pygame.Rect(rect.right - 20 - confirm_w, rect.top + 10, confirm_w,
+                     max(48, layout.px(50)))
+    why_h = 0
+    if why:
+        # What is wrong here and what to do, in the tracker's words, under the title.
+        top = max(rect.top + 54, ok.bottom + 6) if can_confirm else rect.top + 54
+        why_h = top - (rect.top + 54) + layout.px(46)
+        theme.draw_wrapped(surface, said(why), pygame.Rect(rect.left + 20, top,
+                                                           rect.width - 40, layout.px(46)),
+                           layout.px(21), theme.player_colour("attention", scene.colours))
     inner = rect.inflate(-40, 0)
-    row_h = (rect.height - 60 - layout.px(64) - 16) // 2
+    row_h = (rect.height - 60 - why_h - layout.px(64) - 16) // 2
     card_w = min(layout.px(58), int((row_h - 30) / 1.4))
-    y = rect.top + 56
+    y = rect.top + 56 + why_h
     for player in PLAYERS:
         name = scene.names[player]
         label = formation_label(scene, flag, player) or _("no cards")
@@ -384,16 +403,8 @@ def draw_flag_panel(surface: pygame.Surface, layout: Layout, scene: Scene) -> li
         y += row_h
     by = rect.bottom - layout.px(64) - 12
     bw = (rect.width - 40 - 2 * 12) // 3
-    unreadable = any(token == UNKNOWN for zone, read in scene.readings.items()
-                     if zone.startswith(f"flag{index + 1}.") for token, _sure in read)
-    if status.light is FlagState.UNCERTAIN and unreadable:
-        theme.draw_text(surface, _("Tap the marked card to say which it is."),
-                        (rect.right - 20, rect.top + 22), layout.px(22),
-                        theme.player_colour("attention", scene.colours), anchor="topright")
-    elif status.light is FlagState.UNCERTAIN:
+    if can_confirm:
         # The reading is only doubtful: one tap accepts it as read.
-        ok = pygame.Rect(rect.right - 20 - layout.px(200), rect.top + 10, layout.px(200),
-                         max(48, layout.px(50)))
         theme.button(surface, ok, _("Confirm reading"), fill=theme.ACCENT, size=layout.px(24))
         targets.append((ok, Intent("confirm", flag=index)))
     for k, player in enumerate(PLAYERS):

@@ -236,3 +236,26 @@ def test_a_breakthrough_claimed_by_touch_shows_the_game_over_and_match_score(
         assert view.scene.screen == "board"
     finally:
         journal.close()
+
+
+def test_a_doubtful_card_says_why_and_is_confirmed_only_if_it_has_a_name(
+    table: tuple[PygameView, Companion],
+) -> None:
+    from companion.snapshot import Reading, Snapshot
+    from companion.ui.shots import DEMO_PLAYS
+
+    view, companion = table
+    unread_card(companion, "flag3.south")  # read as "unknown": only choosing it helps
+    touch(view, view.layout.flag_slot(2).token)
+    assert view.scene is not None and view.scene.why[2] == companion.messages()[0]
+    assert not [i for _r, i in view.targets if i.kind == "confirm"]
+    touch(view, target_of(view, Intent("go", value="play")))
+    zones: dict[str, list[Reading]] = {}
+    for where, token in DEMO_PLAYS:
+        zones.setdefault(where, []).append(Reading(token, 1.0))
+    zones["flag3.south"] = [Reading("Y5", 0.5)]  # a name, but not sure of it
+    companion.on_snapshot(Snapshot({k: tuple(v) for k, v in zones.items()}))
+    touch(view, view.layout.flag_slot(2).token)
+    touch(view, target_of(view, Intent("confirm", flag=2)))
+    assert [c.token for c in companion.tracker.position.flags[2].south] == ["Y5"]
+    assert companion.statuses()[2].light is not FlagState.UNCERTAIN
