@@ -720,8 +720,18 @@ def draw_keyboard(surface: pygame.Surface, layout: Layout, scene: Scene) -> list
     theme.draw_text(surface, scene.edit_text + "_", (field_rect.left + 14, field_rect.centery),
                     layout.px(34), anchor="midleft", width=field_rect.width - 28)
     key_w = (board.width - 24) // 10
-    key_h = max(MIN_TARGET + 8, min(layout.px(70), (board.bottom - field_rect.bottom - 40) // 4))
-    y = field_rect.bottom + 16
+    room = board.bottom - field_rect.bottom - 40
+    if layout.portrait:
+        # Tall keys at the foot of the screen, under the thumbs, as on a phone.
+        key_h = max(MIN_TARGET + 8, min(layout.px(96), room // 4))
+        y = board.bottom - 4 * key_h - 12
+        theme.draw_text(surface, _("{side}: type the name, then Done.").format(
+            side=_(SIDE_WORDS[scene.editing]).capitalize()),
+            (field_rect.left + 4, field_rect.bottom + 14), layout.px(24), theme.MUTED,
+            width=field_rect.width)
+    else:
+        key_h = max(MIN_TARGET + 8, min(layout.px(70), room // 4))
+        y = field_rect.bottom + 16
     for r, keys in enumerate(KEY_ROWS):
         x = 12 + r * key_w // 2
         for key in keys:
