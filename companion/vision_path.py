@@ -71,7 +71,6 @@ class VisionSnapshots:
         self._since_calibration = 0
         self._previous_low: np.ndarray | None = None
         self._reads_since_change = 0
-        self._confidence: dict[tuple[str, int, str], list[float]] = {}
 
     def poll(self) -> Snapshot | None:
         try:
@@ -108,28 +107,19 @@ class VisionSnapshots:
             read = self.reader.read(pair.main, calib)
             self.reads += 1
             self._reads_since_change += 1
-            for card in read.cards:
-                self._confidence.setdefault((card.zone, card.order, card.token), []).append(
-                    card.confidence
-                )
         snap = self.stabilizer.feed(pair.low, calib, read)
         if self.stabilizer.hand:
             self.hand_frame_at = arrived
-        if self._reads_since_change == 0:
-            self._confidence.clear()  # the picture changed: the reads voted from now on count
         if snap is None:
             return None
         # A card's confidence: the share of the votes its token got, and no more than
-        # the reader's own confidence in it (the least of the reads voted).
+        # the reader's own confidence in it (the least of the reads voted): the
+        # stabiliser's snapshot keeps both.
         zones: dict[str, tuple[Reading, ...]] = {}
         for zone, tokens in snap.zones.items():
-            shares = snap.agreement.get(zone, [])
-            readings = []
-            for k, token in enumerate(tokens):
-                share = shares[k] if k < len(shares) else 0.0
-                own = self._confidence.get((zone, k, token))
-                readings.append(Reading(token, min(share, *own) if own else share))
-            zones[zone] = tuple(readings)
+            sure = snap.confidence.get(zone, [])
+            zones[zone] = tuple(Reading(token, sure[k] if k < len(sure) else 0.0)
+                                for k, token in enumerate(tokens))
         return Snapshot(zones)
 
     def _changed(self, pair: FramePair) -> bool:

@@ -52,7 +52,7 @@ ZONE_MARGIN: Final = 6.0  # mm around a zone where a crooked card may stick out
 FG_THRESHOLD: Final = 38.0  # colour distance from the printed mat that means "not mat"
 COLOUR_WEIGHT: Final = 1 / 100.0  # ranking penalty per Lab unit of colour difference
 PAIR_COLOUR_SCALE: Final = 60.0  # Lab units worth a whole correlation point between two leaders
-TOP_K: Final = 6
+TOP_K: Final = 4
 COLOUR_FLOOR: Final = 8.0  # Lab units of colour difference that are only noise
 GLARE_PALEST: Final = 0.35  # least share of a card's chroma glare may leave
 LIGHT_SAMPLES: Final = 1500
@@ -60,13 +60,16 @@ TILTS: Final = tuple(round(-0.07 + 0.01 * i, 3) for i in range(15))  # card slop
 STRIPS: Final = 8  # column strips a card's top edge is followed in
 QUICK_SHIFT: Final = 0  # shift search when choosing among placements
 LEADERS: Final = 32  # tokens of that first look compared closely
-LINES: Final = 3  # strongest straight lines tried as the card's top edge
+LINES: Final = 2  # strongest straight lines tried as the card's top edge
 SHIFT_PX: Final = 1  # template search range around the chosen placement, each way
 REFINE_MM: Final = 5.0  # how far the band may be from where the low-res view put it
 MIN_SCORE: Final = 0.85  # below: the band matches nothing in the profile well enough
 MAX_RANK_GAP: Final = 0.06  # how far below the best ranked a pairwise winner may start
+INDEX_FIT: Final = 0.72  # below: the band is unlike the winner where its index differs
+INDEX_GOOD: Final = 0.88  # from here on that likeness leaves the confidence whole
 MIN_MARGIN: Final = 0.12  # below: two tokens are too alike to choose -> unknown
 INDEX_LIKE: Final = 0.8  # a weak edge is a card only if its band matches this well
+RETRY_MM: Final = (8.0, -8.0, 16.0)  # further places a stack's first or last band may lie
 FILL_GAP_MM: Final = 30.0  # more than any two fanned cards' tops lie apart
 MIN_GAP_MM: Final = 12.0  # closest two fanned card tops can be: the band (16 mm) shows,
 # less what a crooked card hides at one corner
@@ -102,6 +105,13 @@ class FrameRead:
         out: dict[str, list[str]] = {}
         for c in self.cards:
             out.setdefault(c.zone, []).append(c.token)
+        return out
+
+    def confidences(self) -> dict[str, list[float]]:
+        """Per zone, each card's confidence, first played first (like ``zones``)."""
+        out: dict[str, list[float]] = {}
+        for c in self.cards:
+            out.setdefault(c.zone, []).append(c.confidence)
         return out
 
     def position(self, to_move: str = "south") -> dict[str, Any]:
@@ -275,14 +285,14 @@ class Reader:
             return []
         c0, c1 = ccols[0], ccols[-1]
         inner = slice(int(c0 + 0.15 * (c1 - c0)), int(c1 - 0.15 * (c1 - c0)) + 1)
-        colour = self._zone_view(zone, colour_all)
-        grad = edge_rows(colour[:, inner])
-        grad = np.convolve(grad, [0.25, 0.5, 0.25], mode="same")
         # Tops: the stack's top, the last card one card height above the bottom, and
         # the horizontal edges in between.
         tops: list[tuple[float, bool]] = [(top, True)]
         last = bottom - p.card_h * LOW_PX
+        grad: FloatImage = np.zeros(0, np.float32)
         if last > top + MIN_GAP_MM:
+            grad = edge_rows(self._zone_view(zone, colour_all)[:, inner])
+            grad = np.convolve(grad, [0.25, 0.5, 0.25], mode="same")
             lo, hi = int(max(last - 4, top + MIN_GAP_MM)), int(min(last + 4, len(grad) - 1))
             last = float(lo + np.argmax(grad[lo:hi + 1]) + 1) if hi > lo else last
             between = grad[int(top + MIN_GAP_MM):int(last - MIN_GAP_MM + 1)]
@@ -312,6 +322,19 @@ class Reader:
             rd = self._classify_at(zone, t, cx, visible, frame, m2f, coef, certain)
             if rd is None:
                 continue  # a line in the art, not a card's edge
+            if certain and rd.score < MIN_SCORE:
+                # The stack's outline was off (glare or a shadow on the mat next to
+                # it looks like card): look for the band a little further along.
+                for step in RETRY_MM:
+                    if t + step < 0 or t + step > next_top - MIN_GAP_MM * LOW_PX:
+                        continue
+                    vis = min(p.band_mm, next_top - t - step - COVER_SLACK_MM)
+                    other = self._classify_at(zone, t + step * LOW_PX, cx, vis, frame, m2f,
+                                              coef, certain)
+                    if other is not None and other.score > rd.score:
+                        rd = other
+                    if rd.score >= MIN_SCORE:
+                        break
             if reads and rd.top_local > next_top - MIN_GAP_MM * LOW_PX:
                 continue  # snapped onto the card already found below it
             if certain and rd.score < MIN_SCORE * 0.6 and not self._card_shaped(fg, t, bottom):
@@ -602,14 +625,32 @@ class Reader:
             winner = loser
         margin = min(margins.values())
         top = float(ncc[winner])
-        conf = float(np.clip(margin / (2 * MIN_MARGIN), 0, 1))
+        # Where the deck's cards differ from one another (numerals, names, pips) the
+        # band must look like the winner too: a card the profile does not know shares
+        # the frame and the corners with its suit, not its numeral.
+        # Where the winner differs from the other leaders (its numeral, its name) the
+        # band must look like the winner itself, not merely more like it than like
+        # them: a card the profile lacks (or a band half out of place) is closer to
+        # one of its suit than to the rest, yet unlike it just there.
+        rest = [c for c in order if c != winner]
+        wgt = np.square(tpl[:, winner] - tpl[:, rest].mean(axis=1))
+        own = _wncc(vraw[best_shift[winner]], raw[winner], wgt)
+        conf = min(float(np.clip(margin / (2 * MIN_MARGIN), 0, 1)),
+                   float(np.clip((own - INDEX_FIT) / (INDEX_GOOD - INDEX_FIT), 0, 1)))
         # Never a guess: the winner must explain the band well with its colour
         # too, and the pairwise look may only settle near-ties of the ranking.
-        plausible = (float(score[winner]) >= MIN_SCORE
+        plausible = (float(score[winner]) >= MIN_SCORE and own >= INDEX_FIT
                      and float(score[winner]) >= float(score[order[0]]) - MAX_RANK_GAP)
         if not plausible or margin < MIN_MARGIN:
             return UNKNOWN, conf * 0.5, top, cands
         return self.profile.tokens[winner], 0.5 + conf * 0.5, top, cands
+
+
+def _wncc(v: FloatImage, t: FloatImage, w: FloatImage) -> float:
+    """Weighted normalised cross-correlation of ``v`` with ``t`` (weights ``w``)."""
+    sw = float(w.sum()) + 1e-9
+    dv, dt = v - (w @ v) / sw, t - (w @ t) / sw
+    return float((w @ (dv * dt)) / np.sqrt((w @ (dv * dv)) * (w @ (dt * dt)) + 1e-12))
 
 
 def _wncc_pair(v: FloatImage, ta: FloatImage, to: FloatImage, w: FloatImage) -> FloatImage:

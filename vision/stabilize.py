@@ -30,34 +30,48 @@ HAND_PX_PER_MM = 0.5
 class Snapshot:
     zones: dict[str, list[str]]
     agreement: dict[str, list[float]]  # per card: share of the votes its token got
+    # Per card: how sure the snapshot is of it, the least of its share of the votes
+    # and the reader's own confidence in each read that voted for it.
+    confidence: dict[str, list[float]] = field(default_factory=dict)
 
     def position(self, to_move: str = "south") -> dict[str, object]:
         return build_position(self.zones, to_move)
 
 
-def vote(reads: Sequence[dict[str, list[str]]]) -> Snapshot:
+Confidences = dict[str, list[float]]
+
+
+def vote(reads: Sequence[dict[str, list[str]]],
+         confidences: Sequence[Confidences] | None = None) -> Snapshot:
     """Per zone the most common card count, then per slot the majority token.
 
     A slot without a strict majority of one token is ``unknown``; a token seen
     in two places keeps only the place with more votes (a card lies once).
+    ``confidences`` (one per read, like the reads' zones) are the reader's own
+    per card; without them each read counts as sure.
     """
     zones: dict[str, list[str]] = {}
     agree: dict[str, list[float]] = {}
+    sure: dict[str, list[float]] = {}
     names = sorted({z for r in reads for z in r})
+    confs = list(confidences) if confidences is not None else [{} for _ in reads]
     for z in names:
         counts = Counter(len(r.get(z, [])) for r in reads)
         n, _ = counts.most_common(1)[0]
         if n == 0:
             continue
-        same = [r.get(z, []) for r in reads if len(r.get(z, [])) == n]
-        zones[z], agree[z] = [], []
+        same = [(r.get(z, []), c.get(z, [])) for r, c in zip(reads, confs, strict=True)
+                if len(r.get(z, [])) == n]
+        zones[z], agree[z], sure[z] = [], [], []
         for i in range(n):
-            c = Counter(s[i] for s in same if s[i] != UNKNOWN)
+            c = Counter(s[i] for s, _ in same if s[i] != UNKNOWN)
             tok, k = c.most_common(1)[0] if c else (UNKNOWN, 0)
             share = k / len(reads)
             ok = tok != UNKNOWN and k * 2 > len(same)
             zones[z].append(tok if ok else UNKNOWN)
             agree[z].append(share if ok else 0.0)
+            own = [cs[i] for s, cs in same if s[i] == tok and i < len(cs)]
+            sure[z].append(min(share, *own) if ok and own else agree[z][-1])
     # Each card at most once.
     where: dict[str, list[tuple[float, str, int]]] = {}
     for z, toks in zones.items():
@@ -68,7 +82,8 @@ def vote(reads: Sequence[dict[str, list[str]]]) -> Snapshot:
         for _, z, i in sorted(places, reverse=True)[1:]:
             zones[z][i] = UNKNOWN
             agree[z][i] = 0.0
-    return Snapshot(zones, agree)
+            sure[z][i] = 0.0
+    return Snapshot(zones, agree, sure)
 
 
 @dataclass
@@ -83,6 +98,7 @@ class Stabilizer:
     _prev: Image | None = None
     _still: int = 0
     _reads: list[dict[str, list[str]]] = field(default_factory=list)
+    _confidences: list[Confidences] = field(default_factory=list)
     _last: dict[str, list[str]] | None = None
     _ref: FloatImage | None = None
     _free: np.ndarray | None = None
@@ -148,15 +164,18 @@ class Stabilizer:
         if self.moving or self.hand:
             self._still = 0
             self._reads.clear()
+            self._confidences.clear()
             return None
         self._clear_bg = low.astype(np.float32)
         self._still += 1
         if read_full is not None and self._still > self.still_frames:
             self._reads.append(read_full.zones())
+            self._confidences.append(read_full.confidences())
         if len(self._reads) < self.vote_frames:
             return None
-        snap = vote(self._reads)
+        snap = vote(self._reads, self._confidences)
         self._reads.clear()
+        self._confidences.clear()
         if snap.zones == self._last:
             return None
         self._last = snap.zones

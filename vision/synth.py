@@ -323,9 +323,13 @@ def photograph(table: Table, cam: Camera, cond: Conditions, rng: np.random.Gener
     img *= light[:, :, None] * np.array(cond.gain, np.float32)
     if cond.glare is not None:
         gx, gy, rad, strength = cond.glare
-        spot: FloatImage = np.zeros((fh, fw), np.float32)
-        cv2.circle(spot, (int(gx * fw), int(gy * fh)), int(rad), 1.0, -1)
-        glare: FloatImage = cv2.GaussianBlur(spot, (0, 0), rad / 2)
+        # The blurred spot is smooth: drawn and blurred at an eighth of the size, then
+        # enlarged (the same light, without a blur kernel hundreds of pixels wide).
+        q = 8
+        spot: FloatImage = np.zeros((fh // q, fw // q), np.float32)
+        cv2.circle(spot, (int(gx * fw / q), int(gy * fh / q)), max(1, int(rad / q)), 1.0, -1)
+        glare: FloatImage = cv2.resize(cv2.GaussianBlur(spot, (0, 0), rad / 2 / q), (fw, fh),
+                                       interpolation=cv2.INTER_LINEAR)
         img += (255 - img) * (strength * glare)[:, :, None]
     if cond.blur > 0.3:
         img = cv2.GaussianBlur(img, (0, 0), cond.blur)
