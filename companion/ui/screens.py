@@ -539,7 +539,7 @@ def draw_teach(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[Ta
     rows = len(EXAMPLES)
     row_h = (board.height - footer - 16) // rows
     names = scene.formation_names()
-    card_w = min(layout.px(52), int((row_h - 10) / 1.4))
+    card_w = min(layout.px(76 if layout.portrait else 52), int((row_h - 10) / 1.4))
     for k, (formation, tokens, rule) in enumerate(EXAMPLES):
         row = pygame.Rect(12, board.top + 8 + k * row_h, board.width - 24, row_h - 6)
         pygame.draw.rect(surface, theme.PANEL, row, border_radius=10)
@@ -549,9 +549,10 @@ def draw_teach(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[Ta
         strength: Strength = evaluate(cards)
         x = area.right + 16
         theme.draw_text(surface, f"{k + 1}. {names[formation]}", (x, row.top + 8), layout.px(30))
-        theme.draw_text(surface, _(rule) + " " + _("Sum {n}.").format(n=strength.total),
-                        (x, row.top + 8 + layout.px(30)), layout.px(22), theme.MUTED,
-                        width=row.right - x - 10)
+        top = row.top + 8 + layout.px(34)
+        theme.draw_wrapped(surface, _(rule) + " " + _("Sum {n}.").format(n=strength.total),
+                           pygame.Rect(x, top, row.right - x - 10, row.bottom - top),
+                           layout.px(22), theme.MUTED)
     b = pygame.Rect(board.right - layout.px(260) - 12, board.bottom - footer - 2,
                     layout.px(260), footer - 6)
     theme.button(surface, b, _("Flag by flag"), fill=theme.ACCENT, size=layout.px(26))
