@@ -399,9 +399,9 @@ def _view_choice(config: Config, notes: list[str]) -> tuple[str, bool]:
     fullscreen = config.screen == "fullscreen" or (config.screen == "auto" and where != "desktop")
     if config.view == "auto" or config.screen == "auto":
         shown = "full screen" if fullscreen else "in a window"
-        on = {"desktop": "a desktop display", "console": "the screen, through SDL"}.get(
-            where or "", "the display")
-        notes.append(f"view: {on}: the touchscreen, {config.orientation}, {shown}")
+        on = {"desktop": "a desktop display: ", "console": "the screen, through SDL: "}.get(
+            where or "", "")
+        notes.append(f"view: {on}the touchscreen, {config.orientation}, {shown}")
     return view, fullscreen
 
 

@@ -295,6 +295,9 @@ def _between_games(companion: Companion, touchscreen: PygameView | None, more: b
     except ViewClosed:
         print("the touchscreen was closed")
         return False
+    except KeyboardInterrupt:  # the game is over and journaled: nothing to resume
+        print("\nstopped")
+        return False
     touchscreen.next_game = False
     return True
 
