@@ -9,18 +9,30 @@ The pipeline for one frame:
    find the stack's extent and the top edge of every card in it: the first is
    the stack's top, the last lies one card height above the stack's bottom,
    and covered cards show as horizontal edges in between;
-4. cut each card's index band from the full-resolution frame and place it
-   exactly: the card's tilt is the one at which the deck's average band (its
-   shared layout: frame, corner indices, band edges) matches best, and the
-   offset is chosen among that match and the strongest edges by how well
-   some card of the profile explains the band;
-5. classify: every token is ranked by grey normalised cross-correlation
-   over small shifts minus a colour distance (above a noise floor); the
-   leaders are then compared pairwise where their templates differ (the
-   numeral, the pips, the name) and by colour. The winner's smallest
-   pairwise margin is its confidence; a weak match or a small margin makes
-   the card ``unknown``, never a guess. A candidate edge whose band looks
-   like no index is not a card (it is a line in the art).
+4. place each card's index band exactly, from the full-resolution frame: one
+   small warp (tilt 0) shows the card's top edge; the tilt is that of the
+   straight line strong across nearly the whole width (the top edge and the
+   frame printed parallel to it), found by summing column strips' colour
+   steps along every line of the tilts a hand puts a card down with. A second
+   warp turns the band upright at template scale. Where it lies: where the
+   deck's average band (its shared layout) fits, or on one of the strongest
+   lines, across where that layout fits or where both side edges show; the
+   placement some card explains best (a quick look on every other pixel)
+   wins. A stack's first or last band is looked for further along when it
+   fits badly (the outline was off), and a gap wider than any fan is searched
+   for the card hidden in it;
+5. classify: every token is ranked in one matrix product (zero-mean unit-norm
+   templates times the band at every shift of a pixel) by grey normalised
+   cross-correlation minus a colour distance above a noise floor (glare pales
+   a colour toward grey, so a token's chroma may be scaled down to the
+   band's); the leaders are then compared pairwise where their templates
+   differ (the numeral, the pips, the name) and by colour. The winner's
+   smallest pairwise margin is its confidence, lowered when the band is
+   unlike the winner where the winner differs from the other leaders (a card
+   the profile lacks is nearer to one of its suit than to the rest, yet
+   unlike it just there). A weak match, a small margin or that unlikeness
+   makes the card ``unknown``, never a guess. A candidate edge whose band
+   looks like no index is not a card (it is a line in the art).
 """
 
 from __future__ import annotations
@@ -59,7 +71,6 @@ LIGHT_SAMPLES: Final = 1500
 TILTS: Final = tuple(round(-0.07 + 0.01 * i, 3) for i in range(15))  # card slopes tried
 STRIPS: Final = 8  # column strips a card's top edge is followed in
 QUICK_SHIFT: Final = 0  # shift search when choosing among placements
-LEADERS: Final = 32  # tokens of that first look compared closely
 LINES: Final = 2  # strongest straight lines tried as the card's top edge
 SHIFT_PX: Final = 1  # template search range around the chosen placement, each way
 REFINE_MM: Final = 5.0  # how far the band may be from where the low-res view put it
@@ -448,9 +459,10 @@ class Reader:
         line = vals[:, 1:STRIPS // 2].mean(axis=1)
         k = int(np.argmax(line)) // rows
         at = line[k]
-        peaks = [r for r in range(rows) if at[r] >= at[max(r - 1, 0)]
-                 and at[r] >= at[min(r + 1, rows - 1)]]
-        return float(TILTS[k]), sorted(peaks, key=lambda r: -at[r])[:LINES]
+        up = np.concatenate([at[:1], at[:-1]])
+        down = np.concatenate([at[1:], at[-1:]])
+        peaks = np.nonzero((at >= up) & (at >= down))[0]
+        return float(TILTS[k]), [int(r) for r in peaks[np.argsort(-at[peaks])[:LINES]]]
 
     def _classify_at(self, zone: Zone, t: float, cx: float, visible: float,
                      frame: Image, m2f: FloatImage, coef: FloatImage,
@@ -502,16 +514,13 @@ class Reader:
         for r in rows:
             hyps |= {(tx, r + 1), (int(np.argmax(pair)) + 1, r + 1)}
         places = _distinct(hyps)
-        pick, rough = self._quick(gray, places, hv)
-        tx, ty = places[pick]
-        # The leaders of that look, compared on every pixel over small shifts.
-        lead = np.argpartition(-rough, LEADERS)[:LEADERS]
+        tx, ty = places[self._quick(gray, places, hv)] if len(places) > 1 else places[0]
+        # Every token there, on every pixel, over small shifts: one product.
         _, tpl = self._normalised_templates(hv)
         vraw = self._views(gray, tx, ty, hv, SHIFT_PX)
         vm = vraw - vraw.mean(axis=1, keepdims=True)
         vm /= np.linalg.norm(vm, axis=1, keepdims=True) + 1e-6
-        corr = np.full((len(vm), tpl.shape[1]), -1.0, np.float32)
-        corr[:, lead] = vm @ tpl[:, lead]
+        corr = vm @ tpl
         if not certain and float(corr.max()) < INDEX_LIKE:
             return None
         token, conf, score, cands = self._decide(crop, tx, ty, hv, vraw, corr)
@@ -536,17 +545,13 @@ class Reader:
             self._tpl_cache[hv, step] = (raw, np.ascontiguousarray(tpl.T))
         return self._tpl_cache[hv, step]
 
-    def _quick(self, gray: FloatImage, places: list[tuple[int, int]], hv: int,
-               ) -> tuple[int, FloatImage]:
-        """Which placement some card explains best, and every token's correlation
-        there, judged on every other pixel."""
+    def _quick(self, gray: FloatImage, places: list[tuple[int, int]], hv: int) -> int:
+        """Which placement some card explains best, judged on every other pixel."""
         _, tpl = self._normalised_templates(hv, 2)
         v = np.concatenate([self._views(gray, x, y, hv, QUICK_SHIFT, 2) for x, y in places])
         v -= v.mean(axis=1, keepdims=True)
         v /= np.linalg.norm(v, axis=1, keepdims=True) + 1e-6
-        corr = (v @ tpl).reshape(len(places), -1, tpl.shape[1]).max(axis=1)
-        pick = int(np.argmax(corr.max(axis=1)))
-        return pick, corr[pick]
+        return int(np.argmax((v @ tpl).max(axis=1))) // (2 * QUICK_SHIFT + 1) ** 2
 
     def _views(self, gray: FloatImage, tx: int, ty: int, hv: int, s: int,
                step: int = 1) -> FloatImage:
@@ -599,7 +604,8 @@ class Reader:
         # card) say nothing: two cards of one suit are the same colour.
         cpen = np.maximum(cdist - COLOUR_FLOOR, 0.0)
         score = ncc - COLOUR_WEIGHT * cpen
-        order = [int(i) for i in np.argsort(-score)[:TOP_K]]
+        lead = np.argpartition(-score, TOP_K)[:TOP_K]
+        order = [int(i) for i in lead[np.argsort(-score[lead])]]
         cands = [(self.profile.tokens[i], float(score[i])) for i in order[:3]]
 
         def margins_of(a: int) -> dict[int, float]:
