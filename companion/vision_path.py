@@ -24,10 +24,12 @@ import cv2
 import numpy as np
 
 from companion.snapshot import Reading, Snapshot, SourceError
-from vision.calibrate import CalibrationError, Calibrator
+from vision.calibrate import Calibration, CalibrationError, Calibrator
+from vision.changes import camera_moved, changed_zones, merge
 from vision.deck_art import Style
+from vision.position import UNKNOWN
 from vision.profile import DeckProfile, ProfileError, builtin_profile
-from vision.read import Reader
+from vision.read import FrameRead, Reader
 from vision.sources.base import FramePair, FrameSource, low_from_main
 from vision.sources.base import SourceError as FrameError
 from vision.stabilize import Stabilizer
@@ -37,6 +39,7 @@ Zones = dict[str, tuple[str, ...]]
 RECALIBRATE_EVERY = 10  # frames
 CHANGE_LEVEL = 30.0  # grey levels: far above sensor noise between two frames of a still table
 CHANGE_SHARE = 0.001  # of the low-resolution frame: about a fingertip
+FULL_READ_EVERY = 10  # reads: now and then every zone afresh, whatever changed
 
 
 def load_profile(deck: str) -> DeckProfile:
@@ -71,6 +74,10 @@ class VisionSnapshots:
         self._since_calibration = 0
         self._previous_low: np.ndarray | None = None
         self._reads_since_change = 0
+        self.zones_read = 0  # zones read so far: most reads redo only what changed
+        self._last_read: FrameRead | None = None
+        self._last_read_low: np.ndarray | None = None
+        self._partial_reads = 0
 
     def poll(self) -> Snapshot | None:
         try:
@@ -104,7 +111,7 @@ class VisionSnapshots:
             wants_read = False  # the stabiliser would drop this read
         read = None
         if wants_read:
-            read = self.reader.read(pair.main, calib)
+            read = self._read(pair, calib)
             self.reads += 1
             self._reads_since_change += 1
         snap = self.stabilizer.feed(pair.low, calib, read)
@@ -121,6 +128,28 @@ class VisionSnapshots:
             zones[zone] = tuple(Reading(token, sure[k] if k < len(sure) else 0.0)
                                 for k, token in enumerate(tokens))
         return Snapshot(zones)
+
+    def _read(self, pair: FramePair, calib: Calibration) -> FrameRead:
+        """Read the zones that changed since the last read (and those it was unsure of);
+        every zone after a camera move and now and then."""
+        last, layout = self._last_read, self.reader.layout
+        zones: set[str] | None = None
+        if (last is not None and self._last_read_low is not None
+                and self._partial_reads < FULL_READ_EVERY
+                and not camera_moved(last.calibration, calib, layout)):
+            zones = changed_zones(self._last_read_low, pair.low, calib, layout,
+                                  pair.main.shape[1])
+            zones |= {c.zone for c in last.cards if c.token == UNKNOWN}
+        read = self.reader.read(pair.main, calib, zones)
+        if last is not None and zones is not None:
+            read = merge(last, read, zones)
+            self._partial_reads += 1
+            self.zones_read += len(zones)
+        else:
+            self._partial_reads = 0
+            self.zones_read += len(layout.zones)
+        self._last_read, self._last_read_low = read, pair.low
+        return read
 
     def _changed(self, pair: FramePair) -> bool:
         """Whether any patch of the picture changed since the last frame."""
@@ -175,15 +204,23 @@ class TableFrames:
         self._queue: list[FramePair] = []
         self._still: FramePair | None = None
         self.fail_reads = 0
+        self._seed = seed
+        self.layout_round = 0  # each nudge lays every card again, a little differently
 
     def _photo(self, table: Table, hands: int) -> FramePair:
         cond = Conditions(gain=(1.02, 1.0, 0.95), noise=2.0, blur=0.5, jpeg=92, hands=hands)
         frame = photograph(table, self.camera, cond, self._rng)
         return FramePair(frame.image, low_from_main(frame.image))
 
-    def render(self, zones: Zones, hand: bool = True) -> tuple[list[FramePair], FramePair]:
-        """The frames of a table laid as ``zones`` says: with a hand over it, then still."""
-        table = lay_table({z: list(t) for z, t in zones.items()}, self.style, self._rng)
+    def render(self, zones: Zones, hand: bool = True,
+               layout_round: int | None = None) -> tuple[list[FramePair], FramePair]:
+        """The frames of a table laid as ``zones`` says: with a hand over it, then still.
+
+        Cards keep their places from one table to the next (as on a real table)
+        until a nudge lays them all again."""
+        rnd = self.layout_round if layout_round is None else layout_round
+        table = lay_table({z: list(t) for z, t in zones.items()}, self.style, self._rng,
+                          zone_seed=self._seed * 10007 + rnd)
         return [self._photo(table, 1) for _ in range(self.hand_frames if hand else 0)], (
             self._photo(table, 0)
         )
@@ -195,6 +232,7 @@ class TableFrames:
 
     def nudge(self) -> None:
         """A player straightens the cards: the same table laid again, a little differently."""
+        self.layout_round += 1
         self.show(self.zones)
 
     def read(self) -> FramePair:
@@ -233,29 +271,31 @@ class WorkerFrames(TableFrames):
             target=_render_worker, args=(child, seed, style, hand_frames), daemon=True
         )
         self._worker.start()
-        self._pending: tuple[Zones, bool] | None = None
+        self._pending: tuple[Zones, bool, int] | None = None
 
-    def render(self, zones: Zones, hand: bool = True) -> tuple[list[FramePair], FramePair]:
+    def render(self, zones: Zones, hand: bool = True,
+               layout_round: int | None = None) -> tuple[list[FramePair], FramePair]:
+        rnd = self.layout_round if layout_round is None else layout_round
         if self._worker is None:
-            return super().render(zones, hand)
+            return super().render(zones, hand, rnd)
         try:
             if self._pending is not None:
                 asked, self._pending = self._pending, None
                 frames: tuple[list[FramePair], FramePair] = self._conn.recv()
-                if asked == (zones, hand):
+                if asked == (zones, hand, rnd):
                     return frames
-            self._conn.send((zones, hand))
+            self._conn.send((zones, hand, rnd))
             frames = self._conn.recv()
             return frames
         except (EOFError, OSError):
             # The renderer process is gone: render here from now on.
             self._worker = None
-            return super().render(zones, hand)
+            return super().render(zones, hand, rnd)
 
     def prefetch(self, zones: Zones, hand: bool = True) -> None:
         """Start rendering the next table now, while the app reads this one."""
         if self._pending is None and self._worker is not None:
-            self._pending = (dict(zones), hand)
+            self._pending = (dict(zones), hand, self.layout_round)
             self._conn.send(self._pending)
 
     def close(self) -> None:

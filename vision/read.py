@@ -37,6 +37,7 @@ The pipeline for one frame:
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -70,6 +71,8 @@ GLARE_PALEST: Final = 0.35  # least share of a card's chroma glare may leave
 LIGHT_SAMPLES: Final = 1500
 TILTS: Final = tuple(round(-0.07 + 0.01 * i, 3) for i in range(15))  # card slopes tried
 STRIPS: Final = 8  # column strips a card's top edge is followed in
+GOOD_FIT: Final = 0.9  # below this best correlation other tilts are tried
+TILTS_AGAIN: Final = (-0.035, 0.035, -0.07, 0.07)  # added to the tilt found, in turn
 QUICK_SHIFT: Final = 0  # shift search when choosing among placements
 LINES: Final = 2  # strongest straight lines tried as the card's top edge
 SHIFT_PX: Final = 1  # template search range around the chosen placement, each way
@@ -235,7 +238,9 @@ class Reader:
         return np.exp(np.array([1.0, u, v, u * u, u * v, v * v]) @ coef).astype(np.float32)
 
     # -- the frame ---------------------------------------------------------------------
-    def read(self, frame: Image, calib: Calibration) -> FrameRead:
+    def read(self, frame: Image, calib: Calibration,
+             zones: Collection[str] | None = None) -> FrameRead:
+        """Every zone's cards, or only those of the named ``zones``."""
         if frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError(f"expected a BGR colour frame, got an array of shape {frame.shape}")
         # Half size by 2x2 means (as much detail as 1 px/mm needs), then top-down.
@@ -257,7 +262,8 @@ class Reader:
         m2f = calib.mat_to_frame
         cards: list[CardRead] = []
         for zone in self.layout.zones:
-            cards += self._read_zone(zone, fg, corrected, frame, m2f, coef)
+            if zones is None or zone.name in zones:
+                cards += self._read_zone(zone, fg, corrected, frame, m2f, coef)
         return FrameRead(cards, calib, fg.astype(bool), gain)
 
     # -- one zone ----------------------------------------------------------------------
@@ -476,29 +482,59 @@ class Reader:
         u0 = cx / LOW_PX - p.card_w / 2
         v0 = t / LOW_PX
         m = round(REFINE_MM * TPL_PX)
-        w, h = self._tw, self._th
+        h = self._th
         to_frame = m2f @ self._zone_matrix(zone)
         # The tilt from the card's own top edge (and the lines parallel to it), then
         # one upright warp turned about the band's centre.
         slope, rows = self._top_edge(self._warp_band(to_frame, u0, v0, 0.0, frame, m + h // 2))
-        v1 = v0 - slope * p.card_w / 2
         mid = self._to_mat(zone, u0 + p.card_w / 2, v0 + p.band_mm / 2)
         gain = (1.0 / (self.gain_at(coef, *mid) * 255.0)).astype(np.float32)
-        crop = self._warp_band(to_frame, u0, v1, slope, frame).astype(np.float32) * gain
-        gray = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
         hv = min(h, max(int(visible * TPL_PX), 8))
+        placed = self._place(to_frame, frame, gain, u0, v0, slope, rows, hv)
+        if float(placed[-1].max()) < GOOD_FIT:
+            # A poor fit: a printed line of the mat or a covering card's edge may
+            # have passed for this card's edge. Try the other tilts a hand makes.
+            for other in TILTS_AGAIN:
+                again = self._place(to_frame, frame, gain, u0, v0, slope + other, rows, hv)
+                if float(again[-1].max()) > float(placed[-1].max()):
+                    placed = again
+                if float(placed[-1].max()) >= GOOD_FIT:
+                    break
+        slope, crop, tx, ty, vraw, corr = placed
+        v1 = v0 - slope * p.card_w / 2
+        if not certain and float(corr.max()) < INDEX_LIKE:
+            return None
+        token, conf, score, cands = self._decide(crop, tx, ty, hv, vraw, corr)
+        du, dvv = (tx - m) / TPL_PX, (ty - m) / TPL_PX
+        band = [(u0 + du, v1 + dvv), (u0 + du + p.card_w, v1 + dvv + slope * p.card_w),
+                (u0 + du + p.card_w, v1 + dvv + slope * p.card_w + p.band_mm),
+                (u0 + du, v1 + dvv + p.band_mm)]
+        corners = [self._to_mat(zone, u, v) for u, v in band]
+        rd = CardRead(zone.name, 0, token, conf, score, corners, cands)
+        rd.top_local = (v0 + dvv) * LOW_PX
+        return rd
+
+    def _place(self, to_frame: FloatImage, frame: Image, gain: FloatImage, u0: float,
+               v0: float, slope: float, rows: list[int], hv: int,
+               ) -> tuple[float, FloatImage, int, int, FloatImage, FloatImage]:
+        """The band warped upright at ``slope`` and where in it the index lies: (slope,
+        crop, x, y, the views over small shifts, every token's correlation with them).
+
+        Where it lies: where the deck's shared layout (frame, corner indices) fits;
+        or one of the strongest straight lines (``rows``) is the card's top edge,
+        and across where that layout fits or where both side edges of a card-wide
+        band show. The placement some card explains best wins.
+        """
+        p, m, w = self.profile, round(REFINE_MM * TPL_PX), self._tw
+        crop = self._warp_band(to_frame, u0, v0 - slope * p.card_w / 2, slope,
+                               frame).astype(np.float32) * gain
+        gray = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
         ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
-        # Where the band lies: where the deck's shared layout (frame, corner indices)
-        # fits; or the strongest straight line is the card's top edge, and across
-        # where that layout fits or where both side edges of a card-wide band show.
-        # The placement some card explains best wins.
-        # (The layout at half resolution: the shift search around it covers a pixel.)
+        # The layout at half resolution, then within two pixels of it at full.
         half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2),
                           interpolation=cv2.INTER_AREA)
-        tpl_h = self._mean_half[:(hv - iy) // 2]
-        res = cv2.matchTemplate(half, tpl_h, cv2.TM_CCOEFF_NORMED)
+        res = cv2.matchTemplate(half, self._mean_half[:(hv - iy) // 2], cv2.TM_CCOEFF_NORMED)
         ly, lx = np.unravel_index(int(np.argmax(res)), res.shape)
-        # ... refined at full resolution within two pixels of it.
         full = self._mean_tpl[:hv - iy]
         y0 = int(np.clip(2 * ly - 2, 0, gray.shape[0] - full.shape[0] - 4))
         x0 = int(np.clip(2 * lx - 2, 0, gray.shape[1] - full.shape[1] - 4))
@@ -520,18 +556,7 @@ class Reader:
         vraw = self._views(gray, tx, ty, hv, SHIFT_PX)
         vm = vraw - vraw.mean(axis=1, keepdims=True)
         vm /= np.linalg.norm(vm, axis=1, keepdims=True) + 1e-6
-        corr = vm @ tpl
-        if not certain and float(corr.max()) < INDEX_LIKE:
-            return None
-        token, conf, score, cands = self._decide(crop, tx, ty, hv, vraw, corr)
-        du, dvv = (tx - m) / TPL_PX, (ty - m) / TPL_PX
-        band = [(u0 + du, v1 + dvv), (u0 + du + p.card_w, v1 + dvv + slope * p.card_w),
-                (u0 + du + p.card_w, v1 + dvv + slope * p.card_w + p.band_mm),
-                (u0 + du, v1 + dvv + p.band_mm)]
-        corners = [self._to_mat(zone, u, v) for u, v in band]
-        rd = CardRead(zone.name, 0, token, conf, score, corners, cands)
-        rd.top_local = (v0 + dvv) * LOW_PX
-        return rd
+        return slope, crop, tx, ty, vraw, vm @ tpl
 
     def _normalised_templates(self, hv: int, step: int = 1) -> tuple[FloatImage, FloatImage]:
         """Templates cut to the visible height (every ``step``-th pixel each way): raw,

@@ -11,6 +11,7 @@ several times gives the frames a still table yields, for voting.
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -136,12 +137,20 @@ def _paste(canvas: Image, card: Image, corners_px: FloatImage) -> None:
 def lay_table(zones: dict[str, list[str]], style: Style, rng: np.random.Generator,
               px_per_mm: float = TABLE_PX_PER_MM, layout: MatLayout | None = None,
               fan: tuple[float, float] = (18.0, 26.0), crooked_deg: float = 3.0,
-              flip_p: float = 0.0) -> Table:
+              flip_p: float = 0.0, zone_seed: int | None = None) -> Table:
+    """The cards of ``zones`` laid on the mat, drawn top-down.
+
+    With ``zone_seed`` each zone draws its cards' places from its own generator
+    (seeded by it and the zone's name), so cards already down stay where they
+    are when a card is added after them or another zone changes.
+    """
     lay = layout or standard_mat()
     img = _mat_image(px_per_mm, lay).copy()
     placed: list[PlacedCard] = []
     for zone in lay.zones:
         tokens = zones.get(zone.name, [])
+        if zone_seed is not None:
+            rng = np.random.default_rng([zone_seed, zlib.crc32(zone.name.encode())])
         offset = 1.0 + rng.uniform(0, 3)
         for k, token in enumerate(tokens):
             angle = rng.uniform(-crooked_deg, crooked_deg)

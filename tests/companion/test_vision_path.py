@@ -89,3 +89,30 @@ def test_an_unplugged_camera_is_attention_until_frames_return(tmp_path: Path) ->
     finally:
         lights.close()
         journal.close()
+
+
+def test_a_card_laid_in_one_zone_re_reads_only_that_zone() -> None:
+    """The live path reads again only what changed since its last read: the other
+    cards stay where they were, so their zones keep their reading."""
+    table = vision_table(11)
+    vision = table.vision
+    before = {"flag2.south": ("R7", "R8"), "flag5.north": ("B3",), "flag8.south": ("G10",)}
+    after = {**before, "flag5.north": ("B3", "Y6")}
+
+    def settle() -> dict[str, tuple[str, ...]]:
+        for _ in range(table.polls_per_change):
+            snap = table.poll()
+            if snap is not None:
+                return {z: tuple(r.token for r in snap.readings(z)) for z in snap.zones}
+        raise AssertionError("no snapshot")
+
+    try:
+        table.show(before)
+        assert settle() == before
+        first = vision.zones_read
+        assert first == len(vision.reader.layout.zones)  # the first read reads everything
+        table.show(after)
+        assert settle() == after
+        assert vision.zones_read - first <= 2  # flag5.north (and a neighbour at most)
+    finally:
+        table.close()
