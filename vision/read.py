@@ -71,7 +71,7 @@ GLARE_PALEST: Final = 0.35  # least share of a card's chroma glare may leave
 LIGHT_SAMPLES: Final = 1500
 TILTS: Final = tuple(round(-0.07 + 0.01 * i, 3) for i in range(15))  # card slopes tried
 STRIPS: Final = 8  # column strips a card's top edge is followed in
-GOOD_FIT: Final = 0.9  # below this best correlation other tilts are tried
+GOOD_FIT: Final = 0.85  # below this best correlation other tilts are tried
 TILTS_AGAIN: Final = (-0.035, 0.035, -0.07, 0.07)  # added to the tilt found, in turn
 QUICK_SHIFT: Final = 0  # shift search when choosing among placements
 LINES: Final = 2  # strongest straight lines tried as the card's top edge
@@ -589,9 +589,14 @@ class Reader:
         if pad:
             gray = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
             y0, x0 = y0 + pad, x0 + pad
-        win = np.lib.stride_tricks.sliding_window_view(
-            gray[y0:y0 + hh + 2 * s, x0:x0 + ww + 2 * s], (hh, ww))[:, :, ::step, ::step]
-        return np.ascontiguousarray(win.reshape((2 * s + 1) ** 2, -1))
+        if s == 0:
+            return np.ascontiguousarray(gray[y0:y0 + hh:step, x0:x0 + ww:step]).reshape(1, -1)
+        rs, cs = gray.strides
+        win = np.lib.stride_tricks.as_strided(
+            gray[y0:, x0:], (2 * s + 1, 2 * s + 1, (hh + step - 1) // step,
+                             (ww + step - 1) // step), (rs, cs, rs * step, cs * step),
+            writeable=False)
+        return np.ascontiguousarray(win).reshape((2 * s + 1) ** 2, -1)
 
     def classify(self, crop: FloatImage, visible_mm: float,
                  ) -> tuple[str, float, float, list[tuple[str, float]]]:
