@@ -7,7 +7,11 @@ quick command such as ``adjudicate`` never pays for OpenCV or pygame.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
+
+# pygame greets on import; the companion's own output should be all a player reads.
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 # name -> (module with ``main(argv: list[str]) -> int``, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
