@@ -68,6 +68,8 @@ PAIR_COLOUR_SCALE: Final = 60.0  # Lab units worth a whole correlation point bet
 TOP_K: Final = 4
 COLOUR_FLOOR: Final = 8.0  # Lab units of colour difference that are only noise
 GLARE_PALEST: Final = 0.35  # least share of a card's chroma glare may leave
+GLARE_LEAST: Final = 0.15  # share of white light over a band below which it is left on
+GLARE_MOST: Final = 0.8  # share of white light over a band taken off at most
 LIGHT_SAMPLES: Final = 1500
 TILTS: Final = tuple(round(-0.07 + 0.01 * i, 3) for i in range(15))  # card slopes tried
 STRIPS: Final = 8  # column strips a card's top edge is followed in
@@ -504,7 +506,7 @@ class Reader:
         v1 = v0 - slope * p.card_w / 2
         if not certain and float(corr.max()) < INDEX_LIKE:
             return None
-        token, conf, score, cands = self._decide(crop, tx, ty, hv, vraw, corr)
+        token, conf, score, cands = self._decide(crop, tx, ty, hv, vraw, corr, gain * 255.0)
         du, dvv = (tx - m) / TPL_PX, (ty - m) / TPL_PX
         band = [(u0 + du, v1 + dvv), (u0 + du + p.card_w, v1 + dvv + slope * p.card_w),
                 (u0 + du + p.card_w, v1 + dvv + slope * p.card_w + p.band_mm),
@@ -613,8 +615,31 @@ class Reader:
         vm /= np.linalg.norm(vm, axis=1, keepdims=True) + 1e-6
         return self._decide(crop, SHIFT_PX, SHIFT_PX, hv, vraw, vm @ tpl)
 
+    def _unveil(self, band: FloatImage, view: FloatImage, like: FloatImage,
+                veil: FloatImage) -> FloatImage:
+        """The band's colours with the glare over it taken off.
+
+        Glare is white light added at the camera, before the colour cast and the
+        light are divided out: there it is ``s * veil`` per channel (``veil`` =
+        one over the light's gain), a tinted veil that would turn blue toward
+        green under a magenta cast. How much (``s``) shows in the band's darkest
+        print, lifted above that of the card it looks most like.
+        """
+        k = len(view) // 50
+        seen = float(np.partition(view, k)[k])
+        dark = float(np.partition(like, k)[k])
+        lift = float(veil @ np.array([0.114, 0.587, 0.299], np.float32))
+        share = float(np.clip((seen - dark) / max(lift - dark, 1e-3), 0.0, GLARE_MOST))
+        if share < GLARE_LEAST:
+            return band
+        # Only the veil's tint is taken off: its grey part pales every colour alike,
+        # which the colour distance allows for, and a veil guessed where there is
+        # none then shifts no hue.
+        return np.asarray(band - share * (veil - float(veil.mean())), np.float32)
+
     def _decide(self, crop: FloatImage, tx: int, ty: int, hv: int, vraw: FloatImage,
-                corr: FloatImage) -> tuple[str, float, float, list[tuple[str, float]]]:
+                corr: FloatImage, veil: FloatImage | None = None,
+                ) -> tuple[str, float, float, list[tuple[str, float]]]:
         """Name the band at (tx, ty) of ``crop``, or ``unknown``.
 
         A first pass ranks every token by grey correlation over small shifts
@@ -628,7 +653,10 @@ class Reader:
         best_shift = corr.argmax(axis=0)
         ncc = corr.max(axis=0)
         y0, x0 = max(ty, 0), max(tx, 0)
-        sig = colour_signature(crop[y0:y0 + hv, x0:x0 + w], 2)
+        band = crop[y0:y0 + hv, x0:x0 + w]
+        if veil is not None:
+            band = self._unveil(band, vraw[len(vraw) // 2], raw[int(np.argmax(ncc))], veil)
+        sig = colour_signature(band, 2)
         cdist = _colour_distance(self.profile.chroma, sig)
         # Colour differences below the noise floor (white balance, one photo per
         # card) say nothing: two cards of one suit are the same colour.

@@ -88,3 +88,17 @@ def test_vote_keeps_each_cards_confidence():
     # The least of the vote share and the reader's confidence in each agreeing read.
     assert snap.confidence["a"] == pytest.approx([0.6, 2 / 3])
     assert vote(reads).confidence["a"] == pytest.approx([1.0, 2 / 3])
+
+
+def test_glare_under_a_colour_cast_turns_no_card_into_another_colour(classic):
+    # Glare is white at the camera; dividing out a green cast tints it magenta, and a
+    # tinted veil would pass blue for green or orange for red unless taken off.
+    stacks = {"flag3.north": ["B8", "P3"], "flag4.north": ["O2", "B10"],
+              "flag5.north": ["P8", "O5"], "flag6.north": ["B1", "P6"]}
+    table = lay_table(stacks, "classic", np.random.default_rng(12))
+    cast = Conditions(gain=(0.85, 1.12, 0.9), glare=(0.5, 0.3, 210.0, 0.62), blur=0.8,
+                      noise=3.0, jpeg=85)
+    got = _read(table, cast, classic, 4)
+    assert _wrong(stacks, got) == 0
+    right = sum((Counter(got.get(z, [])) & Counter(t)).total() for z, t in stacks.items())
+    assert right >= 6  # of 8
