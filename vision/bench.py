@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -30,7 +31,7 @@ from vision.calibrate import CalibrationError, Calibrator
 from vision.deck_art import ALL_FACES, Style
 from vision.enroll import enroll_from_dir
 from vision.position import UNKNOWN
-from vision.read import Reader
+from vision.read import FrameRead, Reader
 from vision.stabilize import vote
 from vision.synth import Camera, Conditions, card_photo, lay_table, photograph, random_deal
 
@@ -49,7 +50,20 @@ def score(truth: dict[str, list[str]], got: dict[str, list[str]]) -> tuple[int, 
     return total, right, wrong, phantom
 
 
-def run(scenes: int, frames: int, seed: int) -> dict[str, object]:
+def _report_failures(scene: int, frame: int, truth: dict[str, list[str]], res: FrameRead,
+                     cond: Conditions) -> None:
+    """One line per zone read differently from the truth, on stderr."""
+    got = res.zones()
+    for zone in sorted(set(truth) | set(got)):
+        if truth.get(zone, []) != got.get(zone, []):
+            cards = [(c.token, round(c.confidence, 2),
+                      [(t, round(v, 2)) for t, v in c.candidates[:2]])
+                     for c in res.cards if c.zone == zone]
+            print(f"scene {scene} frame {frame} {zone}: truth {truth.get(zone, [])} "
+                  f"read {cards} {cond}", file=sys.stderr)
+
+
+def run(scenes: int, frames: int, seed: int, failures: bool = False) -> dict[str, object]:
     cv2.setNumThreads(1)
     rng = np.random.default_rng(seed)
     with tempfile.TemporaryDirectory() as tmp:
@@ -69,7 +83,8 @@ def run(scenes: int, frames: int, seed: int) -> dict[str, object]:
         cam = Camera.random(srng)
         reads: list[dict[str, list[str]]] = []
         for f in range(frames):
-            frame = photograph(table, cam, Conditions.random(srng), srng)
+            cond = Conditions.random(srng)
+            frame = photograph(table, cam, cond, srng)
             t0, c0 = time.perf_counter(), time.thread_time()
             try:
                 calib = Calibrator().update(frame.image)
@@ -83,6 +98,8 @@ def run(scenes: int, frames: int, seed: int) -> dict[str, object]:
                 wall.append((time.perf_counter() - t0) * 1000)
             got = res.zones()
             reads.append(got)
+            if failures:
+                _report_failures(i, f, table.zones, res, cond)
             if f == 0:
                 total, r, w, p = score(table.zones, got)
                 cards += total
@@ -120,6 +137,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--scenes", type=int, default=200)
     ap.add_argument("--frames", type=int, default=3, help="photographs per scene, voted")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--failures", action="store_true",
+                    help="print every zone read wrong (truth, read, confidences, light) to stderr")
     ns = ap.parse_args(argv)
-    print(json.dumps(run(ns.scenes, ns.frames, ns.seed)))
+    print(json.dumps(run(ns.scenes, ns.frames, ns.seed, ns.failures)))
     return 0
