@@ -45,8 +45,9 @@ def vote(reads: Sequence[dict[str, list[str]]],
          confidences: Sequence[Confidences] | None = None) -> Snapshot:
     """Per zone the most common card count, then per slot the majority token.
 
-    A slot without a strict majority of one token is ``unknown``; a token seen
-    in two places keeps only the place with more votes (a card lies once).
+    A read that left a slot ``unknown`` abstains; a slot without a strict
+    majority of one token among the others is ``unknown``; a token seen in two
+    places keeps only the place with more votes (a card lies once).
     ``confidences`` (one per read, like the reads' zones) are the reader's own
     per card; without them each read counts as sure.
     """
@@ -67,7 +68,10 @@ def vote(reads: Sequence[dict[str, list[str]]],
             c = Counter(s[i] for s, _ in same if s[i] != UNKNOWN)
             tok, k = c.most_common(1)[0] if c else (UNKNOWN, 0)
             share = k / len(reads)
-            ok = tok != UNKNOWN and k * 2 > len(same)
+            # An unknown read abstains (the reader never guesses): the token must
+            # hold a strict majority of the reads that named one; its share of all
+            # the reads is how much the snapshot trusts it.
+            ok = tok != UNKNOWN and k * 2 > sum(c.values())
             zones[z].append(tok if ok else UNKNOWN)
             agree[z].append(share if ok else 0.0)
             own = [cs[i] for s, cs in same if s[i] == tok and i < len(cs)]
