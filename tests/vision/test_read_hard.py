@@ -107,6 +107,6 @@ def test_glare_under_a_colour_cast_turns_no_card_into_another_colour(classic):
 def test_an_unknown_read_abstains_from_the_vote():
     # The reader never guesses: a card named once and unknown twice is that card,
     # trusted for its one vote in three; two different names stay unknown.
-    snap = vote([{"a": ["R7", "B3"]}, {"a": [UNKNOWN, "B3"]}, {"a": [UNKNOWN, "B4"]}])
+    snap = vote([{"a": ["R7", "B3"]}, {"a": [UNKNOWN, UNKNOWN]}, {"a": [UNKNOWN, "B4"]}])
     assert snap.zones["a"] == ["R7", UNKNOWN]
     assert snap.confidence["a"][0] == pytest.approx(1 / 3)
