@@ -12,11 +12,12 @@ settled equals the engine's on the true position, and no wrong card is taken
 as played.
 
 Frames are rendered only when the table changes (the still frame is served
-again in between) and read only when the stabiliser wants a read. Even so a
-game costs rendering (about 0.6 s per table change) plus reading per change:
-about 100 s a game on the 2-core test machine with the reader of November
-2026, far over the suite's budget, so these run with ``--vision-games``
-(``python -m companion.vision_games`` prints the same figures per game).
+again in between) and read only when the stabiliser wants a read. Even so the
+20 games took 59 s wall and 62 CPU seconds a game on average on the 2-core
+machine (``python -m companion.simulate --seeds 0-19``, about 20 minutes in
+all), most of it rendering (about 0.65 s a table change, against 0.07 s a
+read with today's reader): far over the suite's budget, so these run with
+``--vision-games``.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ SEEDS = range(20)
 @pytest.fixture
 def vision_games(request: pytest.FixtureRequest) -> None:
     if not request.config.getoption("--vision-games"):
-        pytest.skip("20 games through vision take about 100 s each today: run with --vision-games")
+        pytest.skip("20 games through vision take 30-90 s each (rendering): run with --vision-games")
 
 
 @pytest.mark.slow
