@@ -74,7 +74,7 @@ LIGHT_SAMPLES: Final = 1500
 TILTS: Final = tuple(round(-0.07 + 0.01 * i, 3) for i in range(15))  # card slopes tried
 STRIPS: Final = 8  # column strips a card's top edge is followed in
 GOOD_FIT: Final = 0.85  # below this best correlation other tilts are tried
-TILTS_AGAIN: Final = (-0.035, 0.035, -0.07, 0.07)  # added to the tilt found, in turn
+TILT_APART: Final = 0.03  # a runner-up tilt differs from the best by this at least
 QUICK_SHIFT: Final = 0  # shift search when choosing among placements
 LINES: Final = 2  # strongest straight lines tried as the card's top edge
 SHIFT_PX: Final = 1  # template search range around the chosen placement, each way
@@ -443,9 +443,10 @@ class Reader:
             self._line_cache[rows] = (lo + (np.arange(STRIPS) * rows)[None, :, None], fr)
         return self._line_cache[rows]
 
-    def _top_edge(self, crop: Image) -> tuple[float, list[int]]:
-        """The slope of the card's top edge in a band crop, and the rows of the
-        strongest lines at that slope (each the boundary below that row).
+    def _top_edge(self, crop: Image) -> tuple[float, list[int], float]:
+        """The slope of the card's top edge in a band crop, the rows of the strongest
+        lines at that slope (each the boundary below that row), and the runner-up
+        slope.
 
         A card's top edge, and the frame and rules printed parallel to it, are
         straight colour steps across the whole width; the tops of a numeral, pips
@@ -465,12 +466,17 @@ class Reader:
         vals = prof[lo] * (1 - fr) + prof[lo + 1] * fr  # (tilts, strips, rows)
         vals.sort(axis=1)
         line = vals[:, 1:STRIPS // 2].mean(axis=1)
-        k = int(np.argmax(line)) // rows
+        best = line.max(axis=1)
+        k = int(np.argmax(best))
         at = line[k]
         up = np.concatenate([at[:1], at[:-1]])
         down = np.concatenate([at[1:], at[-1:]])
         peaks = np.nonzero((at >= up) & (at >= down))[0]
-        return float(TILTS[k]), [int(r) for r in peaks[np.argsort(-at[peaks])[:LINES]]]
+        # The runner-up: the best line at a tilt clearly apart from the winner's.
+        apart = np.abs(np.array(TILTS) - TILTS[k]) >= TILT_APART
+        other = int(np.argmax(np.where(apart, best, -1.0)))
+        return (float(TILTS[k]), [int(r) for r in peaks[np.argsort(-at[peaks])[:LINES]]],
+                float(TILTS[other]))
 
     def _classify_at(self, zone: Zone, t: float, cx: float, visible: float,
                      frame: Image, m2f: FloatImage, coef: FloatImage,
@@ -488,20 +494,18 @@ class Reader:
         to_frame = m2f @ self._zone_matrix(zone)
         # The tilt from the card's own top edge (and the lines parallel to it), then
         # one upright warp turned about the band's centre.
-        slope, rows = self._top_edge(self._warp_band(to_frame, u0, v0, 0.0, frame, m + h // 2))
+        slope, rows, runner_up = self._top_edge(
+            self._warp_band(to_frame, u0, v0, 0.0, frame, m + h // 2))
         mid = self._to_mat(zone, u0 + p.card_w / 2, v0 + p.band_mm / 2)
         gain = (1.0 / (self.gain_at(coef, *mid) * 255.0)).astype(np.float32)
         hv = min(h, max(int(visible * TPL_PX), 8))
         placed = self._place(to_frame, frame, gain, u0, v0, slope, rows, hv)
         if float(placed[-1].max()) < GOOD_FIT:
             # A poor fit: a printed line of the mat or a covering card's edge may
-            # have passed for this card's edge. Try the other tilts a hand makes.
-            for other in TILTS_AGAIN:
-                again = self._place(to_frame, frame, gain, u0, v0, slope + other, rows, hv)
-                if float(again[-1].max()) > float(placed[-1].max()):
-                    placed = again
-                if float(placed[-1].max()) >= GOOD_FIT:
-                    break
+            # have passed for this card's edge. Try the runner-up tilt.
+            again = self._place(to_frame, frame, gain, u0, v0, runner_up, rows, hv)
+            if float(again[-1].max()) > float(placed[-1].max()):
+                placed = again
         slope, crop, tx, ty, vraw, corr = placed
         v1 = v0 - slope * p.card_w / 2
         if not certain and float(corr.max()) < INDEX_LIKE:
