@@ -202,6 +202,7 @@ class Reader:
         self._grid_terms = _poly_terms(*self._norm(gx, gy))
         self._templates = profile.gray
         self._tpl_cache: dict[tuple[int, int], tuple[FloatImage, FloatImage]] = {}
+        self._rows_cache: dict[int, FloatImage] = {}
         self._line_cache: dict[int, tuple[NDArray[np.intp], FloatImage]] = {}
         self._tw, self._th = band_px(profile.card_w, profile.band_mm)
         ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
@@ -576,6 +577,12 @@ class Reader:
             self._tpl_cache[hv, step] = (raw, np.ascontiguousarray(tpl.T))
         return self._tpl_cache[hv, step]
 
+    def _template_rows(self, hv: int) -> FloatImage:
+        """The zero-mean unit-norm templates one per row, for picking a few of them."""
+        if hv not in self._rows_cache:
+            self._rows_cache[hv] = np.ascontiguousarray(self._normalised_templates(hv)[1].T)
+        return self._rows_cache[hv]
+
     def _quick(self, gray: FloatImage, places: list[tuple[int, int]], hv: int) -> int:
         """Which placement some card explains best, judged on every other pixel."""
         _, tpl = self._normalised_templates(hv, 2)
@@ -653,7 +660,8 @@ class Reader:
         winner is its confidence.
         """
         w = self._tw
-        raw, tpl = self._normalised_templates(hv)
+        raw, _ = self._normalised_templates(hv)
+        rows = self._template_rows(hv)
         best_shift = corr.argmax(axis=0)
         ncc = corr.max(axis=0)
         y0, x0 = max(ty, 0), max(tx, 0)
@@ -678,7 +686,7 @@ class Reader:
             squared, so the numeral outweighs slight blur), plus colour.
             """
             others = [c for c in order if c != a]
-            wgt = np.square(tpl[:, [a]] - tpl[:, others]).T
+            wgt = np.square(rows[a] - rows[others])
             v, ta, to = vraw[best_shift[a]], raw[a], raw[others]
             shape = _wncc_pair(v, ta, to, wgt)
             colour = (cpen[others] - cpen[a]) / PAIR_COLOUR_SCALE
@@ -701,7 +709,7 @@ class Reader:
         # them: a card the profile lacks (or a band half out of place) is closer to
         # one of its suit than to the rest, yet unlike it just there.
         rest = [c for c in order if c != winner]
-        wgt = np.square(tpl[:, winner] - tpl[:, rest].mean(axis=1))
+        wgt = np.square(rows[winner] - rows[rest].mean(axis=0))
         own = _wncc(vraw[best_shift[winner]], raw[winner], wgt)
         conf = min(float(np.clip(margin / (2 * MIN_MARGIN), 0, 1)),
                    float(np.clip((own - INDEX_FIT) / (INDEX_GOOD - INDEX_FIT), 0, 1)))
