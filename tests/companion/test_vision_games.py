@@ -26,7 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.simtable import seeded_script
+from companion.rules.position import Variant
+from companion.simtable import script_game, seeded_script
 from companion.simulate import play_through_vision
 
 from .test_simulated_games import assert_journal_is_the_script
@@ -51,4 +52,16 @@ def test_seeded_game_through_vision(tmp_path: Path, seed: int, vision_games: Non
     assert report.ruling_checks > 100
     assert report.problems == []
     assert result.companion.outcome == script.outcome
+    assert_journal_is_the_script(result.journal, script)
+
+
+@pytest.mark.slow
+def test_a_terrain_game_through_vision(tmp_path: Path, vision_games: None) -> None:
+    """Battlefield cards read in the flag row, Marshes and Watchtower discards seen."""
+    variant = Variant(terrain=True)
+    script = script_game(2, variant=variant)
+    result = play_through_vision(script, tmp_path, variant)
+    report = result.report
+    assert report.wrong_events == 0 and report.ruling_mismatches == 0, report.problems
+    assert report.problems == [] and result.companion.outcome == script.outcome
     assert_journal_is_the_script(result.journal, script)
