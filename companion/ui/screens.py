@@ -131,10 +131,17 @@ REASONS: dict[Reason, str] = {
 }
 
 
-def said(text: str) -> str:
+def said(text: str, names: dict[Player, str] | None = None) -> str:
     """A message of the app or the tracker in the catalog's language (a plain string,
-    never marked for translation, as it is)."""
-    return localized(text, _)
+    never marked for translation, as it is), with the players' names for "north" and
+    "south", and begun with a capital as a sentence on the screen is."""
+    def tr(template: str) -> str:
+        if names is not None and template in ("north", "south"):
+            return names[Player(template)]
+        return _(template)
+
+    out = localized(text, tr)
+    return out[:1].upper() + out[1:]
 
 
 def status_words(scene: Scene, index: int) -> str:
@@ -303,19 +310,19 @@ def _bottom(surface: pygame.Surface, layout: Layout, scene: Scene) -> None:
     area = bar.inflate(-28, -12)
     size = layout.px(24)
     if model.messages:
-        text = "! " + said(model.messages[0])
+        text = "! " + said(model.messages[0], scene.names)
         colour = theme.player_colour("attention", scene.colours)
     elif scene.toast:
         text, colour = scene.toast, theme.TEXT
     elif model.last_ruling:
-        text, colour = said(model.last_ruling), theme.TEXT
+        text, colour = said(model.last_ruling, scene.names), theme.TEXT
     else:
         text, colour = _("Tap a flag to claim it or to fix its cards."), theme.MUTED
     theme.draw_wrapped(surface, text, area, size, colour)
     if layout.portrait and len(model.messages) > 1:
         y = area.top + layout.px(24) * 2
         for message in model.messages[1:4]:
-            theme.draw_text(surface, "! " + said(message), (area.left, y), layout.px(20), theme.MUTED,
+            theme.draw_text(surface, "! " + said(message, scene.names), (area.left, y), layout.px(20), theme.MUTED,
                             width=area.width)
             y += layout.px(22)
 
@@ -367,7 +374,7 @@ def draw_flag_panel(surface: pygame.Surface, layout: Layout, scene: Scene) -> li
         # What is wrong here and what to do, in the tracker's words, under the title.
         top = max(rect.top + 54, ok.bottom + 6) if can_confirm else rect.top + 54
         why_h = top - (rect.top + 54) + layout.px(46)
-        theme.draw_wrapped(surface, said(why), pygame.Rect(rect.left + 20, top,
+        theme.draw_wrapped(surface, said(why, scene.names), pygame.Rect(rect.left + 20, top,
                                                            rect.width - 40, layout.px(46)),
                            layout.px(21), theme.player_colour("attention", scene.colours))
     inner = rect.inflate(-40, 0)
@@ -436,7 +443,7 @@ def draw_ruling(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[T
     theme.draw_text(surface, _("{name} claims flag {n}").format(name=me, n=result.flag + 1),
                     (rect.right - 24, rect.top + 26), layout.px(26), scene.colour(result.player),
                     anchor="topright")
-    text = said(result.message) if ruling is None else _(REASONS[ruling.reason]).format(me=me, them=them)
+    text = said(result.message, scene.names) if ruling is None else _(REASONS[ruling.reason]).format(me=me, them=them)
     y = theme.draw_wrapped(surface, text, pygame.Rect(left, rect.top + 14 + layout.px(56), width,
                                                       layout.px(64)), layout.px(28))
     names = scene.formation_names()

@@ -82,7 +82,12 @@ def test_the_trackers_messages_reach_the_screen_through_the_catalog(tmp_path: ob
             i18n.mo_bytes({message.template: translated})))
         assert said(message) == translated.format(**{
             k: str(v) for k, v in message.params.items()})
-        assert said("plain words") == "plain words"  # never marked: as it is
+        # On the screen the players' names stand for "north"/"south", and a line
+        # starts with a capital; a string never marked is otherwise left as it is.
+        from companion.rules.position import Player
+        named = said(message, {Player.NORTH: "Ada", Player.SOUTH: "Bo"})
+        assert "Bo's side of flag 3" in named and "south" not in named
+        assert said("plain words") == "Plain words"
     finally:
         i18n.set_language("en")
         companion.journal.close()
