@@ -203,7 +203,6 @@ class Reader:
         self._templates = profile.gray
         self._tpl_cache: dict[tuple[int, int], tuple[FloatImage, FloatImage]] = {}
         self._rows_cache: dict[int, FloatImage] = {}
-        self._plane_cache: dict[tuple[int, int], FloatImage] = {}
         self._line_cache: dict[int, tuple[NDArray[np.intp], FloatImage]] = {}
         self._tw, self._th = band_px(profile.card_w, profile.band_mm)
         ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
@@ -562,34 +561,21 @@ class Reader:
         # Every token there, on every pixel, over small shifts: one product.
         _, tpl = self._normalised_templates(hv)
         vraw = self._views(gray, tx, ty, hv, SHIFT_PX)
-        return slope, crop, tx, ty, vraw, self._flatten(vraw, hv) @ tpl
+        vm = vraw - vraw.mean(axis=1, keepdims=True)
+        vm /= np.linalg.norm(vm, axis=1, keepdims=True) + 1e-6
+        return slope, crop, tx, ty, vraw, vm @ tpl
 
     def _normalised_templates(self, hv: int, step: int = 1) -> tuple[FloatImage, FloatImage]:
         """Templates cut to the visible height (every ``step``-th pixel each way): raw,
-        and unit-norm columns with their level and slope taken off (``_flatten``)."""
+        and zero-mean unit-norm columns."""
         if (hv, step) not in self._tpl_cache:
             ix, iy, w = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX), self._tw
-            cut = self._templates[:, iy:hv:step, ix:w - ix:step]
-            raw = np.ascontiguousarray(cut.reshape(len(self._templates), -1))
-            ys, xs = np.mgrid[0:cut.shape[1], 0:cut.shape[2]].astype(np.float32)
-            plane = np.stack([np.ones(xs.size, np.float32), xs.ravel() - xs.mean(),
-                              ys.ravel() - ys.mean()], axis=1)
-            basis = np.ascontiguousarray(np.linalg.qr(plane)[0], np.float32)
-            self._plane_cache[hv, step] = basis
-            tpl = self._flatten(raw, hv, step)
+            raw = np.ascontiguousarray(self._templates[:, iy:hv:step, ix:w - ix:step].reshape(
+                len(self._templates), -1))
+            tpl = raw - raw.mean(axis=1, keepdims=True)
+            tpl /= np.linalg.norm(tpl, axis=1, keepdims=True) + 1e-6
             self._tpl_cache[hv, step] = (raw, np.ascontiguousarray(tpl.T))
         return self._tpl_cache[hv, step]
-
-    def _flatten(self, v: FloatImage, hv: int, step: int = 1) -> FloatImage:
-        """Rows of ``v`` less their best plane (level and a slope each way), unit norm.
-
-        Correlation after this ignores light that changes evenly across a band (a
-        glare's flank, a vignette, the edge of a soft shadow), not only its level.
-        """
-        basis = self._plane_cache[hv, step]
-        flat = v - (v @ basis) @ basis.T
-        flat /= np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6
-        return np.asarray(flat, np.float32)
 
     def _template_rows(self, hv: int) -> FloatImage:
         """The zero-mean unit-norm templates one per row, for picking a few of them."""
@@ -601,7 +587,8 @@ class Reader:
         """Which placement some card explains best, judged on every other pixel."""
         _, tpl = self._normalised_templates(hv, 2)
         v = np.concatenate([self._views(gray, x, y, hv, QUICK_SHIFT, 2) for x, y in places])
-        v = self._flatten(v, hv, 2)
+        v -= v.mean(axis=1, keepdims=True)
+        v /= np.linalg.norm(v, axis=1, keepdims=True) + 1e-6
         return int(np.argmax((v @ tpl).max(axis=1))) // (2 * QUICK_SHIFT + 1) ** 2
 
     def _views(self, gray: FloatImage, tx: int, ty: int, hv: int, s: int,
@@ -635,7 +622,9 @@ class Reader:
         hv = min(self._th, max(int(min(visible_mm, self.profile.band_mm) * TPL_PX), 8))
         _, tpl = self._normalised_templates(hv)
         vraw = self._views(gray, SHIFT_PX, SHIFT_PX, hv, SHIFT_PX)
-        return self._decide(crop, SHIFT_PX, SHIFT_PX, hv, vraw, self._flatten(vraw, hv) @ tpl)
+        vm = vraw - vraw.mean(axis=1, keepdims=True)
+        vm /= np.linalg.norm(vm, axis=1, keepdims=True) + 1e-6
+        return self._decide(crop, SHIFT_PX, SHIFT_PX, hv, vraw, vm @ tpl)
 
     def _unveil(self, band: FloatImage, view: FloatImage, like: FloatImage,
                 veil: FloatImage) -> FloatImage:
