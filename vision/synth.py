@@ -89,7 +89,6 @@ def random_deal(rng: np.random.Generator, fullness: float = 0.6,
     return {k: v for k, v in zones.items() if v}
 
 
-@cache
 @lru_cache(maxsize=512)
 def _card_image(token: str, style: Style, px_per_mm: float) -> Image:
     """A card's face, drawn once: the simulated table lays the same cards all game."""
