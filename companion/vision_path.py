@@ -33,7 +33,7 @@ from vision.read import FrameRead, Reader
 from vision.sources.base import FramePair, FrameSource, low_from_main
 from vision.sources.base import SourceError as FrameError
 from vision.stabilize import Stabilizer
-from vision.synth import Camera, Conditions, Table, lay_table, photograph
+from vision.synth import Camera, Conditions, Table, lay_table, photograph, with_hands
 
 Zones = dict[str, tuple[str, ...]]
 RECALIBRATE_EVERY = 10  # frames
@@ -221,9 +221,9 @@ class TableFrames:
         rnd = self.layout_round if layout_round is None else layout_round
         table = lay_table({z: list(t) for z, t in zones.items()}, self.style, self._rng,
                           zone_seed=self._seed * 10007 + rnd)
-        return [self._photo(table, 1) for _ in range(self.hand_frames if hand else 0)], (
-            self._photo(table, 0)
-        )
+        still = self._photo(table, 0)
+        hands = [with_hands(still.main, 1, self._rng) for _ in range(self.hand_frames if hand else 0)]
+        return [FramePair(img, low_from_main(img)) for img in hands], still
 
     def show(self, zones: Zones, hand: bool = True) -> None:
         """Lay the table as ``zones`` says; a hand was over it while the cards moved."""

@@ -337,6 +337,14 @@ def _draw_hands(img: FloatImage, n: int, rng: np.random.Generator) -> None:
         img[hand_mask] = skin
 
 
+def with_hands(image: Image, n: int, rng: np.random.Generator) -> Image:
+    """A photograph with ``n`` arms reaching over it: the frames of a card being laid,
+    drawn onto the still photograph (rendering the whole scene again costs 3x more)."""
+    img: FloatImage = image.astype(np.float32)
+    _draw_hands(img, n, rng)
+    return np.asarray(np.clip(img, 0, 255), np.uint8)
+
+
 def photograph(table: Table, cam: Camera, cond: Conditions, rng: np.random.Generator,
                frame_size: tuple[int, int] = FRAME_SIZE) -> Frame:
     fw, fh = frame_size
