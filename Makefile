@@ -19,7 +19,7 @@ test: $(STAMP)
 	$(BIN)/ruff check companion vision hardware firmware tests
 	$(BIN)/mypy --strict companion/rules
 	$(BIN)/mypy companion vision hardware
-	$(BIN)/python -m pytest $(ARGS)
+	$(BIN)/python -m pytest -n auto $(ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check companion vision hardware firmware tests

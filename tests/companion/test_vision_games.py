@@ -12,12 +12,11 @@ settled equals the engine's on the true position, and no wrong card is taken
 as played.
 
 Frames are rendered only when the table changes (the still frame is served
-again in between) and read only when the stabiliser wants a read. Even so the
-20 games took 59 s wall and 62 CPU seconds a game on average on the 2-core
-machine (``python -m companion.simulate --seeds 0-19``, about 20 minutes in
-all), most of it rendering (about 0.65 s a table change, against 0.07 s a
-read with today's reader): far over the suite's budget, so these run with
-``--vision-games``.
+again in between; the frames of a hand laying a card are that photograph with
+an arm drawn over it) and only changed zones are read. One game takes about
+20 s of CPU on the 2-core development machine (``python -m companion.simulate
+--seeds 0-19`` prints each game's figures); the suite runs on both cores
+(pytest-xdist), so the 21 games add about 4 minutes.
 """
 
 from __future__ import annotations
@@ -35,15 +34,9 @@ from .test_simulated_games import assert_journal_is_the_script
 SEEDS = range(20)
 
 
-@pytest.fixture
-def vision_games(request: pytest.FixtureRequest) -> None:
-    if not request.config.getoption("--vision-games"):
-        pytest.skip("20 games through vision take 30-90 s each (rendering): run with --vision-games")
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", SEEDS)
-def test_seeded_game_through_vision(tmp_path: Path, seed: int, vision_games: None) -> None:
+def test_seeded_game_through_vision(tmp_path: Path, seed: int) -> None:
     script = seeded_script(seed)
     result = play_through_vision(script, tmp_path)
     report = result.report
@@ -56,7 +49,7 @@ def test_seeded_game_through_vision(tmp_path: Path, seed: int, vision_games: Non
 
 
 @pytest.mark.slow
-def test_a_terrain_game_through_vision(tmp_path: Path, vision_games: None) -> None:
+def test_a_terrain_game_through_vision(tmp_path: Path) -> None:
     """Battlefield cards read in the flag row, Marshes and Watchtower discards seen."""
     variant = Variant(terrain=True)
     script = script_game(2, variant=variant)
