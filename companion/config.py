@@ -54,6 +54,8 @@ south = ""            # the name shown for south; "" : South
 [rules]
 tactics = true
 claim_timing = "standard"   # standard | advanced (claims only at the start of your turn)
+battlefield = "none"  # none | shuffled | hundred-years-war: Battle Line: Medieval's terrain cards,
+                      # laid at random, or placed in turn by the players (needs tactics)
 auto_claim = false    # take a flag as soon as it is provable
 hints = true          # light the flags provable now, in the colour of who can claim
 
@@ -73,6 +75,7 @@ VIEWS: Final = ("auto", "touchscreen", "terminal", "none")
 ORIENTATIONS: Final = ("landscape", "portrait")
 SCREENS: Final = ("auto", "fullscreen", "windowed")
 TIMINGS: Final = ("standard", "advanced")
+BATTLEFIELDS: Final = ("none", "shuffled", "hundred-years-war")
 SNAPSHOTS: Final = ("vision", "truth")
 
 
@@ -96,12 +99,19 @@ class Config:
     south_name: str = ""
     tactics: bool = True
     claim_timing: str = "standard"
+    battlefield: str = "none"
     auto_claim: bool = False
     hints: bool = True
     journal_dir: str = ""
     snapshots: str = "vision"
     think_s: float = 1.0
     lights: LightsConfig = field(default_factory=LightsConfig)
+
+    def __post_init__(self) -> None:
+        if self.battlefield == "hundred-years-war" and not self.tactics:
+            # Each player's king is a leader, placed with the battlefield cards.
+            raise ConfigError("rules.battlefield: the Hundred Years' War needs "
+                              "rules.tactics = true (the kings are leaders)")
 
     def journal_path(self) -> Path:
         if self.journal_dir:
@@ -186,6 +196,7 @@ _SCHEMA: Final[dict[str, dict[str, tuple[str, Callable[[Any, str], Any]]]]] = {
     "rules": {
         "tactics": ("tactics", _bool),
         "claim_timing": ("claim_timing", _choice(TIMINGS)),
+        "battlefield": ("battlefield", _choice(BATTLEFIELDS)),
         "auto_claim": ("auto_claim", _bool),
         "hints": ("hints", _bool),
     },
@@ -224,7 +235,10 @@ def from_mapping(data: Mapping[str, Any], where: str = "config") -> Config:
                 values[name] = parse(value, f"{section}.{key}")
             except ConfigError as error:
                 raise ConfigError(f"{where}: {error}") from None
-    return Config(**values)
+    try:
+        return Config(**values)
+    except ConfigError as error:
+        raise ConfigError(f"{where}: {error}") from None
 
 
 def load_config(path: Path | None = None) -> tuple[Config, Path, bool]:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.app import Companion, Options, ViewClosed, result_line, run_live, waiting
-from companion.config import Choices, Config, ConfigError, detect, load_config
+from companion.config import BATTLEFIELDS, Choices, Config, ConfigError, detect, load_config
 from companion.journal import (
     Journal,
     JournalError,
@@ -29,9 +29,10 @@ from companion.journal import (
     read_journal,
     variant_json,
 )
+from companion.rules.battlefield import Setup
 from companion.rules.game import Outcome
 from companion.rules.match import Match
-from companion.rules.position import Player, Variant
+from companion.rules.position import ClaimTiming, Player, Variant
 from companion.simtable import TruthSnapshots, script_game
 from companion.simulate import Driver, SimulatedTable
 from companion.snapshot import SourceError
@@ -93,6 +94,9 @@ def parser() -> argparse.ArgumentParser:
                     help="take a flag as soon as it is provable")
     ap.add_argument("--advanced-claims", action="store_true", default=None,
                     help="advanced claim timing: claims only at the start of a turn")
+    ap.add_argument("--battlefield", choices=list(BATTLEFIELDS),
+                    help="Battle Line: Medieval's terrain cards: none, laid at random "
+                         "(shuffled) or placed in turn (hundred-years-war)")
     ap.add_argument("--no-hints", action="store_true",
                     help="do not light the flags provable now")
     ap.add_argument("--quiet", action="store_true",
@@ -112,6 +116,8 @@ def _with_arguments(config: Config, ns: argparse.Namespace) -> Config:
         changes["auto_claim"] = True
     if ns.advanced_claims:
         changes["claim_timing"] = "advanced"
+    if ns.battlefield:
+        changes["battlefield"] = ns.battlefield
     if ns.no_hints:
         changes["hints"] = False
     if ns.lights:
@@ -199,10 +205,10 @@ def main(argv: list[str]) -> int:
         parser().error("--games must be at least 1")
     try:
         loaded, path, found = load_config(ns.config)
+        config = _with_arguments(loaded, ns)
     except ConfigError as error:
         print(f"battleline-companion: {error}", file=sys.stderr)
         return 2
-    config = _with_arguments(loaded, ns)
     if config.auto_claim and "random" in (ns.north, ns.south):
         print("battleline-companion: auto-claim takes every provable flag at once, so the "
               "simulated players must too: use the greedy bots with --auto-claim",
@@ -275,9 +281,16 @@ def _options(config: Config) -> Options:
 
 
 def _variant(config: Config) -> Variant:
-    if config.claim_timing == "advanced":
-        return Variant(tactics=config.tactics, claim_timing="advanced")
-    return Variant(tactics=config.tactics)
+    timing: ClaimTiming = "advanced" if config.claim_timing == "advanced" else "standard"
+    return Variant(tactics=config.tactics, claim_timing=timing,
+                   terrain=config.battlefield != "none")
+
+
+def _setup(config: Config) -> Setup:
+    """How the battlefield cards are laid: the shuffled layout, or placed in turn."""
+    if config.battlefield == "hundred-years-war":
+        return Setup.HUNDRED_YEARS_WAR
+    return Setup.STANDARD
 
 
 def _between_games(companion: Companion, touchscreen: PygameView | None, more: bool) -> bool:
@@ -329,13 +342,20 @@ def _simulated_match(
     score = Match(outcomes=outcomes)
     for game in range(start, games):
         config = settings.config  # as the touchscreen's settings left it
-        variant = resumed if resumed is not None and game == start else _variant(config)
+        resuming = resumed is not None and game == start
+        variant = resumed if resumed is not None and resuming else _variant(config)
+        setup = record.setup if record is not None and resuming else _setup(config)
+        if setup is Setup.HUNDRED_YEARS_WAR:
+            # Its text-down placements are entered on the view by people at a real table.
+            print("The simulated table lays the battlefield shuffled: the Hundred Years' "
+                  "War is played at the camera table")
+            setup = Setup.STANDARD
         seed, first = base + game, score.next_first
         print(f"Game {game + 1} (seed {seed}, {first} plays first)")
-        script = script_game(seed, first, variant, north, south)
+        script = script_game(seed, first, variant, north, south, setup)
         if game > start:
             settings.lights.clear_effect()  # the last game's winner's effect
-        tracker = Tracker(variant, first, config.min_confidence)
+        tracker = Tracker(variant, first, config.min_confidence, setup=setup)
         if record is not None and game == start:
             for event in record.events:
                 tracker.apply(event)
@@ -343,6 +363,7 @@ def _simulated_match(
         else:
             journal = Journal.create(directory, {
                 "mode": "simulated", "first": first.value, "variant": variant_json(variant),
+                "setup": setup.value,
                 "options": {"auto_claim": config.auto_claim, "hints": config.hints},
                 "seed": seed, "north": north, "south": south, "snapshots": snapshots,
                 "match": {"seed": base, "games": games, "game": game,
@@ -426,12 +447,12 @@ def _camera_game(
     try:
         while True:
             config = settings.config
-            variant = _variant(config)
+            variant, setup = _variant(config), _setup(config)
             first: Player | None = None  # at the table, whoever lays the first card starts
             if record is not None:
-                variant, first = record.variant, record.first
+                variant, first, setup = record.variant, record.first, record.setup
             tracker = Tracker(variant, first or Player.SOUTH, config.min_confidence,
-                              first_known=first is not None)
+                              first_known=first is not None, setup=setup)
             if record is not None:
                 for event in record.events:
                     tracker.apply(event)
@@ -441,6 +462,7 @@ def _camera_game(
             else:
                 journal = Journal.create(directory, {
                     "mode": "camera", "first": None, "variant": variant_json(variant),
+                    "setup": setup.value,
                     "options": {"auto_claim": config.auto_claim, "hints": config.hints},
                     "camera": choices.camera,
                 })

@@ -107,11 +107,12 @@ def script_game(
     variant: Variant | None = None,
     north: str = "greedy",
     south: str = "greedy",
+    setup: Setup = Setup.STANDARD,
 ) -> Script:
     """Play a whole seeded game between two bots and keep the visible steps."""
     bots = dict(zip(PLAYERS, bots_for(seed, north, south), strict=True))
     dealer = Dealer(seed)
-    state = GameState.new(first, variant)
+    state = GameState.new(first, variant, setup)
     env_side: dict[tuple[int, Tactic], Player] = {}
     piles: dict[Card, Player] = {}
     steps: list[Step] = []

@@ -111,3 +111,36 @@ def test_the_readme_documents_every_setting_with_its_default() -> None:
     assert {k: set(v) for k, v in documented.items()} == {
         k: set(v) for k, v in tomllib.loads(DEFAULT_TOML).items()
     }
+
+
+def test_the_battlefield_setting_and_the_hundred_years_war_needing_tactics(tmp_path: Path) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text('[rules]\nbattlefield = "hundred-years-war"\n')
+    assert load_config(path)[0].battlefield == "hundred-years-war"
+    for text, named in [('[rules]\nbattlefield = "hills"\n', "rules.battlefield: must be one of"),
+                        ('[rules]\nbattlefield = "hundred-years-war"\ntactics = false\n',
+                         "the Hundred Years' War needs rules.tactics = true")]:
+        path.write_text(text)
+        with pytest.raises(ConfigError, match=named):
+            load_config(path)
+
+
+def test_a_battlefield_game_from_the_run_command(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """--battlefield shuffled: the nine battlefield cards are laid first, then played on."""
+    from companion.journal import read_journal
+    from companion.rules.actions import Place
+    from companion.run import main
+
+    (tmp_path / "c.toml").write_text("")  # no one's own settings
+    code = main(["--config", str(tmp_path / "c.toml"), "--battlefield", "shuffled",
+                 "--seed", "3", "--speed", "max", "--snapshots", "truth", "--lights", "none",
+                 "--view", "none", "--camera", "simulated", "--journal", str(tmp_path / "j")])
+    assert code == 0
+    [path] = (tmp_path / "j").glob("*.jsonl")
+    record = read_journal(path)
+    assert record.variant.terrain and record.ended
+    placed = [e.action for e in record.events[:9]]
+    assert all(isinstance(a, Place) and a.up for a in placed)
+    assert sorted(a.flag for a in placed if isinstance(a, Place)) == list(range(9))
+    assert "wins by" in capsys.readouterr().out
