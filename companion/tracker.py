@@ -43,6 +43,7 @@ from companion.rules.battlefield import Setup
 from companion.rules.cards import Card, Tactic, Terrain, parse_card, parse_terrain
 from companion.rules.claims import Reason, Ruling, Rulings, adjudicate
 from companion.rules.errors import (
+    BattlefieldNotLaid,
     ClaimRefused,
     EnvironmentAlreadyThere,
     FlagAlreadyClaimed,
@@ -55,7 +56,7 @@ from companion.rules.errors import (
 from companion.rules.game import Outcome
 from companion.rules.position import FLAG_COUNT, Player, Position, Variant
 from companion.rules.table import Table, played_card
-from companion.rules.table_game import BattlefieldNotLaid, TableGame
+from companion.rules.table_game import TableGame
 from companion.snapshot import Reading, Snapshot
 
 DEFAULT_THRESHOLD: Final = 0.75

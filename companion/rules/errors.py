@@ -140,3 +140,15 @@ class WatchtowerTarget(IllegalAction):
 
 class FieldsReturn(IllegalAction):
     rule = "Fields: the claimant puts troop cards from hand face down on top of the troop deck"
+
+
+class BattlefieldNotLaid(IllegalAction):
+    rule = "with terrain, the nine battlefield cards are laid before the first card is played"
+
+
+class RulingMismatch(IllegalAction):
+    rule = "a claim's recorded ruling must be the one the rules give"
+
+
+class ResultMismatch(IllegalAction):
+    rule = "the record's result must be the one its events lead to"

@@ -33,6 +33,7 @@ from companion.rules.battlefield import Placed, Setup
 from companion.rules.cards import Terrain
 from companion.rules.claims import Ruling
 from companion.rules.errors import (
+    BattlefieldNotLaid,
     BattlefieldTaken,
     ClaimNotAllowed,
     ClaimRefused,
@@ -50,10 +51,6 @@ from companion.rules.errors import (
 from companion.rules.game import Ending, Outcome
 from companion.rules.position import FLAG_COUNT, PLAYERS, Player, Position, Variant
 from companion.rules.table import Table, played_card
-
-
-class BattlefieldNotLaid(IllegalAction):
-    rule = "with terrain, the nine battlefield cards are laid before the first card is played"
 
 
 @dataclass(frozen=True, slots=True)

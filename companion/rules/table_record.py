@@ -59,7 +59,13 @@ from companion.rules.actions import (
 from companion.rules.battlefield import Setup
 from companion.rules.cards import Terrain
 from companion.rules.claims import Reason
-from companion.rules.errors import IllegalAction, InvalidSetup, NotationError
+from companion.rules.errors import (
+    IllegalAction,
+    InvalidSetup,
+    NotationError,
+    ResultMismatch,
+    RulingMismatch,
+)
 from companion.rules.game import Ending, GameState, Outcome
 from companion.rules.position import Player, Variant
 from companion.rules.record import GameRecord
@@ -70,14 +76,6 @@ _HEADER: Final = re.compile(r'\[(\w+) "([^"]*)"\]')
 _EVENT: Final = re.compile(r"(north|south)\s+([^{]+?)\s*(?:\{([^}]*)\})?", re.IGNORECASE)
 _REASONS: Final = {r.value: r for r in Reason}
 _KNOWN: Final = ("Format", "First", "Tactics", "ClaimTiming", "Terrain", "Setup", "Edition", "Result")
-
-
-class RulingMismatch(IllegalAction):
-    rule = "a claim's recorded ruling must be the one the rules give"
-
-
-class ResultMismatch(IllegalAction):
-    rule = "the record's result must be the one its events lead to"
 
 
 @dataclass(frozen=True, slots=True)

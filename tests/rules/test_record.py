@@ -9,16 +9,19 @@ from companion.rules import errors
 from companion.rules.actions import Claim, Place
 from companion.rules.battlefield import Setup
 from companion.rules.claims import Reason
-from companion.rules.errors import IllegalAction, NotationError
+from companion.rules.errors import (
+    BattlefieldNotLaid,
+    IllegalAction,
+    NotationError,
+    ResultMismatch,
+    RulingMismatch,
+)
 from companion.rules.game import Dealer, GameState
 from companion.rules.notation import dump_position
 from companion.rules.position import Player, Variant
 from companion.rules.record import GameRecord, parse_record
-from companion.rules.table_game import BattlefieldNotLaid
 from companion.rules.table_record import (
     TABLE_RECORD_FORMAT,
-    ResultMismatch,
-    RulingMismatch,
     parse_table_record,
     table_record_of,
 )
