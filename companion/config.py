@@ -119,6 +119,11 @@ class Config:
         return Path(platformdirs.user_data_dir(APP)) / "journal"
 
 
+def decks_dir() -> Path:
+    """Where the decks enrolled on the touchscreen are kept (beside the journal)."""
+    return Path(platformdirs.user_data_dir(APP)) / "decks"
+
+
 def config_path() -> Path:
     return Path(platformdirs.user_config_dir(APP)) / FILE_NAME
 

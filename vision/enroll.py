@@ -10,6 +10,7 @@ colour).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Final
@@ -19,15 +20,18 @@ import numpy as np
 
 from companion.rules.cards import ALL_CARDS, parse_token
 from companion.rules.errors import NotationError
-from vision.calibrate import detect_markers
+from vision.calibrate import Calibration, detect_markers
 from vision.mat import CARD_H, CARD_W
 from vision.profile import DeckProfile, ProfileError, profile_from_cards
 from vision.render_mat import FILL, render_mat
-from vision.sources.base import FrameSource
+from vision.sources.base import FramePair, FrameSource
 from vision.types import Image
 
 PHOTO_SUFFIXES: Final = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
 WARP_PX: Final = 6.0  # px/mm of the flattened card
+# Mean level difference under which two cut-outs are one card: a card left lying
+# differs only by noise (a re-laid one of the same card ~12, two different cards >= 19).
+SAME_CARD_DIFF: Final = 15.0
 
 
 def load_image(path: Path) -> Image:
@@ -187,6 +191,108 @@ def capture_card(frame: Image, calib_mat_to_frame: np.ndarray, zone_rect: tuple[
     return find_card(top, card_w, card_h, "the card in the enrolment zone", empty)
 
 
+@dataclass(frozen=True)
+class Step:
+    """What one frame did to an enrolment session.
+
+    ``kind``: "no_mat" (the mat's markers not found), "waiting" (no card in the
+    zone yet), "moving" (the picture is not still), "take_away" (the last
+    captured card still lies there), "failed" (a card is there but cannot be cut
+    out: ``problem`` says why), "captured" (``token`` was just taken), "done".
+    """
+
+    kind: str
+    token: str | None = None
+    problem: str = ""
+
+
+class Enrolment:
+    """Guided enrolment driven frame by frame: each token in turn, in the enrolment zone.
+
+    The captured cards stay while the session lives, whatever else happens
+    (a skipped card, a step back, a frame that shows no card).
+    """
+
+    def __init__(self, tokens: list[str], name: str = "enrolled", still_frames: int = 2,
+                 zone: str = ENROL_ZONE) -> None:
+        from vision.mat import standard_mat
+
+        if not tokens:
+            raise ProfileError("nothing to enrol: the list of cards is empty")
+        self.tokens = [parse_token(t).token for t in tokens]
+        self.name = name
+        self.still_frames = still_frames
+        self.zone = zone
+        r = standard_mat().zone(zone).rect
+        self.zone_rect = (r.x, r.y, r.w, r.h)
+        self.index = 0  # the card asked for now; len(tokens): done
+        self.cards: dict[str, Image] = {}
+        self._still = 0
+        self._prev: np.ndarray | None = None
+        self._last: np.ndarray | None = None  # the last capture, to see it taken away
+
+    @property
+    def current(self) -> str | None:
+        return self.tokens[self.index] if self.index < len(self.tokens) else None
+
+    @property
+    def done(self) -> bool:
+        return self.index >= len(self.tokens)
+
+    def feed(self, pair: FramePair, calibration: Calibration | None) -> Step:
+        """One camera frame: the card asked for is captured once the zone holds a
+        card (not the one just captured) and the picture has been still."""
+        token = self.current
+        if token is None:
+            return Step("done")
+        gray = cv2.cvtColor(pair.low, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        moving = self._prev is not None and float(np.abs(gray - self._prev).mean()) > 2.5
+        self._prev = gray
+        self._still = 0 if moving else self._still + 1
+        if calibration is None:
+            return Step("no_mat", token)
+        if moving:
+            return Step("moving", token)
+        if self._still < self.still_frames:
+            return Step("waiting", token)  # not yet still for long enough
+        try:
+            card = capture_card(pair.main, calibration.mat_to_frame, self.zone_rect)
+        except ProfileError as error:
+            self._last = None  # the zone is empty (or unclear): the last card is gone
+            if "no card found" in str(error):
+                return Step("waiting", token)
+            return Step("failed", token, str(error))
+        if self._last is not None and _same_card(card, self._last):
+            return Step("take_away", token)
+        self.cards[token] = card
+        self._last = card
+        self._prev, self._still = None, 0
+        self.index += 1
+        return Step("captured", token)
+
+    def skip(self) -> None:
+        """On to the next card without this one (a card that is lost, say)."""
+        self.index = min(self.index + 1, len(self.tokens))
+
+    def back(self) -> None:
+        """The previous card again (captured anew when it lies in the zone)."""
+        self.index = max(self.index - 1, 0)
+        self._last = None  # the card asked for may be the one lying there
+
+    def profile(self) -> DeckProfile:
+        if not self.cards:
+            raise ProfileError("no card captured yet: nothing to make a profile of")
+        return profile_from_cards(self.name, self.cards)
+
+
+def _same_card(a: Image, b: Image) -> bool:
+    """Two cut-outs of one card lying still (not two different cards)."""
+    small = (24, 34)
+    x = cv2.resize(a, small, interpolation=cv2.INTER_AREA).astype(np.float32)
+    y = cv2.resize(b, small, interpolation=cv2.INTER_AREA).astype(np.float32)
+    return float(np.abs(x - y).mean()) < SAME_CARD_DIFF
+
+
 def live_enroll(source: FrameSource, tokens: list[str], prompt: Callable[[str], None],
                 name: str = "live", still_frames: int = 2, max_frames: int = 40) -> DeckProfile:
     """Guided enrolment with the table camera: each card in turn, in one mat zone.
@@ -196,33 +302,16 @@ def live_enroll(source: FrameSource, tokens: list[str], prompt: Callable[[str], 
     card and the picture has been still for ``still_frames`` frames.
     """
     from vision.calibrate import Calibrator
-    from vision.mat import standard_mat
 
-    lay = standard_mat()
-    zone = lay.zone(ENROL_ZONE)
+    session = Enrolment(tokens, name, still_frames)
     calib = Calibrator()
-    cards: dict[str, Image] = {}
-    for token in tokens:
-        parse_token(token)
+    while (token := session.current) is not None:
         prompt(token)
-        still, prev = 0, None
         for _ in range(max_frames):
             pair = source.read()
-            cal = calib.update(pair.main)
-            gray = cv2.cvtColor(pair.low, cv2.COLOR_BGR2GRAY).astype(np.float32)
-            moving = prev is not None and float(np.abs(gray - prev).mean()) > 2.5
-            prev = gray
-            still = 0 if moving else still + 1
-            if still < still_frames:
-                continue
-            try:
-                card = capture_card(pair.main, cal.mat_to_frame,
-                                    (zone.rect.x, zone.rect.y, zone.rect.w, zone.rect.h))
-            except ProfileError:
-                continue  # no card there yet
-            cards[token] = card
-            break
+            if session.feed(pair, calib.update(pair.main)).kind == "captured":
+                break
         else:
             raise ProfileError(f"{token}: no card seen in the enrolment zone ({ENROL_ZONE}) "
                                f"after {max_frames} frames")
-    return profile_from_cards(name, cards)
+    return session.profile()

@@ -60,6 +60,9 @@ class LiveSettings:
             config = replace(config, lights=replace(config.lights, colours=colours))
             self.lights.set_colours({side: (r, g, b)})
             changes[f"lights.colours.{side}"] = [r, g, b]
+        elif key == "deck":  # a deck profile enrolled on the screen: read from the next game
+            config = replace(config, deck=value)
+            changes["vision.deck"] = value
         elif key == "lights":
             config = replace(config, lights=replace(config.lights, board=value))
             self._new_board(config)

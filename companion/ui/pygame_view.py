@@ -16,6 +16,7 @@ import io
 import os
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -123,6 +124,14 @@ class PygameView(TerminalView):
         self._frame: Any = None
         self._frame_new = False
         self._looked_at = 0.0  # perf_counter of the last calibration of a shown frame
+        self.look_every_s = CAMERA_EVERY_S
+        # Guided enrolment of a deck (vision.enroll.Enrolment) while it lives: its
+        # captured cards stay until it is saved or cancelled.
+        self.enrolment: Any = None
+        self.enrol_step: Any = None  # what the last frame did
+        self.enrol_waits = 0  # looks in a row at an empty zone
+        self.enrol_tokens: list[str] | None = None  # None: every card of the deck
+        self.decks_dir: Path | None = None  # None: the platform's data directory
 
     def camera_frame(self, image: Any) -> None:
         """The camera's latest frame (BGR, as vision reads it; None: no picture) for the
@@ -137,10 +146,73 @@ class PygameView(TerminalView):
 
         self.calibrator = self.calibrator or Calibrator()
         now = time.perf_counter()
-        if self._frame_new and (self.camera is None or now - self._looked_at >= CAMERA_EVERY_S):
+        if self._frame_new and (self.camera is None or now - self._looked_at >= self.look_every_s):
             self.camera = look_at(self._frame, self.calibrator)
             self._frame_new, self._looked_at = False, now
+            if self.enrolment is not None and self.scene is not None \
+                    and self.scene.screen == "enrol" and self.camera.image is not None:
+                self._enrol_frame(self.camera)
         return self.camera or CameraState(problem="")
+
+    # ------------------------------------------------------------ enrolment
+    def _enrol_frame(self, camera: Any) -> None:
+        """The enrolment session sees the newest frame; the last card taken ends it."""
+        from vision.sources.base import FramePair, low_from_main
+
+        step = self.enrolment.feed(FramePair(camera.image, low_from_main(camera.image)),
+                                   camera.calibration)
+        self.enrol_waits = self.enrol_waits + 1 if step.kind == "waiting" else 0
+        self.enrol_step = step
+        if self.enrolment.done:
+            self._enrol_finish()
+
+    def _enrol(self, scene: Scene, what: str) -> None:
+        from companion.rules.cards import ALL_CARDS
+        from vision.enroll import Enrolment
+
+        if what == "start":
+            if self.enrolment is None:
+                tokens = self.enrol_tokens or [c.token for c in ALL_CARDS]
+                self.enrolment = Enrolment(tokens, time.strftime("deck-%Y%m%d-%H%M%S"))
+                self.enrol_step, self.enrol_waits = None, 0
+            scene.screen = "enrol"
+            return
+        session = self.enrolment
+        if session is None:
+            return
+        if what == "cancel":  # nothing is saved, no setting changes
+            self.enrolment = self.enrol_step = None
+            scene.screen = "camera"
+            scene.toast = _enrol_cancelled()
+            return
+        session.skip() if what == "skip" else session.back()
+        self.enrol_step, self.enrol_waits = None, 0
+        if session.done:
+            self._enrol_finish()
+
+    def _enrol_finish(self) -> None:
+        """The profile of the cards captured, saved; the settings switch to it."""
+        from companion.config import decks_dir
+        from vision.profile import ProfileError
+
+        session, self.enrolment = self.enrolment, None  # the last step stays: what ended it
+        assert self.scene is not None
+        self.scene.screen = "camera"
+        try:
+            profile = session.profile()
+            folder = self.decks_dir or decks_dir()
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"{session.name}.npz"
+            profile.save(path)
+        except ProfileError:
+            self.scene.toast = _enrol_nothing()
+            return
+        except OSError as error:
+            self.scene.toast = _enrol_not_saved(str(error))
+            return
+        self._changed("deck", str(path))
+        self.settings["deck"] = str(path)
+        self.scene.toast = _enrol_saved(len(profile.tokens), len(session.tokens))
 
     # ------------------------------------------------------------ TerminalView
     def attach(self, companion: Companion) -> None:
@@ -215,11 +287,18 @@ class PygameView(TerminalView):
             surface.fill(theme.BACKGROUND)
             self.targets = []
             return surface
-        if self.scene.screen == "camera":
-            from companion.ui.camera_screen import draw_camera
+        if self.scene.screen in ("camera", "enrol"):
+            from companion.ui.camera_screen import draw_camera, draw_enrol
 
-            camera = self._look()
-            self.targets = draw_camera(surface, self.layout, self.scene, camera, self.calibrator)
+            camera = self._look()  # may take the last card: the enrolment is then saved
+            if self.scene.screen == "enrol" and self.enrolment is not None:
+                self.targets = draw_enrol(surface, self.layout, self.scene, camera,
+                                          self.calibrator, self.enrolment, self.enrol_step,
+                                          self.enrol_waits)
+            else:
+                self.scene.screen = "camera"
+                self.targets = draw_camera(surface, self.layout, self.scene, camera,
+                                           self.calibrator, self.enrolment)
         else:
             self.targets = SCREENS[self.scene.screen](surface, self.layout, self.scene)
         self.frames += 1
@@ -240,9 +319,9 @@ class PygameView(TerminalView):
             intent = self.handle_event(event)
             if intent is not None:
                 done.append(intent)
-        if (not done and self.scene is not None and self.scene.screen == "camera"
+        if (not done and self.scene is not None and self.scene.screen in ("camera", "enrol")
                 and self._frame_new
-                and time.perf_counter() - self._looked_at >= CAMERA_EVERY_S):
+                and time.perf_counter() - self._looked_at >= self.look_every_s):
             self.draw()  # the live picture
             self.display.present()
         return done
@@ -312,6 +391,8 @@ class PygameView(TerminalView):
             scene.screen = "keyboard"
         elif intent.kind == "key":
             self._key(scene, intent.value)
+        elif intent.kind == "enrol":
+            self._enrol(scene, intent.value)
         elif intent.kind == "colour" and intent.player is not None:
             rgb = tuple(int(v) for v in intent.value.split(","))
             colours = dict(scene.colours or looks.DEFAULT_COLOURS)
@@ -366,6 +447,31 @@ def _next_game_words() -> str:
     from companion.ui.i18n import _
 
     return _("Starting the next game…")
+
+
+def _enrol_cancelled() -> str:
+    from companion.ui.i18n import _
+
+    return _("Enrolment cancelled: nothing saved, the deck in use is unchanged.")
+
+
+def _enrol_nothing() -> str:
+    from companion.ui.i18n import _
+
+    return _("No card was captured, so no deck was saved.")
+
+
+def _enrol_not_saved(error: str) -> str:
+    from companion.ui.i18n import _
+
+    return _("The deck could not be saved: {error}").format(error=error)
+
+
+def _enrol_saved(got: int, asked: int) -> str:
+    from companion.ui.i18n import _
+
+    return _("Deck saved with {got} of {asked} cards; the reader uses it from the next "
+             "game.").format(got=got, asked=asked)
 
 
 def _nothing_to_undo() -> str:

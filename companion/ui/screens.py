@@ -204,6 +204,8 @@ def top_bar(surface: pygame.Surface, layout: Layout, scene: Scene, title: str) -
     if scene.screen == "play":
         buttons = [(_("Teach"), Intent("go", value="teach")), (_("Undo"), Intent("undo")),
                    *buttons]
+    elif scene.screen == "enrol":  # the enrolment's own Back steps a card back
+        buttons = [(_("Pause"), Intent("go", value="camera"))]
     else:
         back = "settings" if scene.screen in ("keyboard", "camera") else "play"
         buttons = [(_("Back"), Intent("go", value=back))]

@@ -66,6 +66,22 @@ def demo_frame() -> Any:
     return scene(3)[1].image
 
 
+@lru_cache(maxsize=4)
+def enrol_frame(token: str | None) -> Any:
+    """The table camera's photograph of the mat with ``token`` (or nothing) in the
+    enrolment zone, as a player sees it while enrolling a deck (seeded)."""
+    import numpy as np
+
+    from vision.enroll import ENROL_ZONE
+    from vision.synth import Camera, Conditions, lay_table, photograph
+
+    table = lay_table({ENROL_ZONE: [token]} if token else {}, "classic",
+                      np.random.default_rng(3))
+    return photograph(table, Camera(tilt_x_deg=3.0, fill=0.92),
+                      Conditions(gain=(1.05, 1.0, 0.93), noise=2.0, blur=0.5),
+                      np.random.default_rng(4)).image
+
+
 @contextmanager
 def demo(size: tuple[int, int], *, window: bool = False,
          ) -> Iterator[tuple[PygameView, Companion]]:
@@ -108,6 +124,16 @@ def scenes(view: PygameView, companion: Companion) -> Iterator[str]:
     view.camera_frame(demo_frame())
     view.act(Intent("go", value="camera"))
     yield "camera"
+    # Enrolling a deck: the first card has just been taken from the lit zone.
+    view.act(Intent("enrol", value="start"))
+    every, view.look_every_s = view.look_every_s, 0.0
+    first = view.enrolment.current
+    while view.enrolment.current == first:
+        view.camera_frame(enrol_frame(first))
+        view.draw()
+    view.look_every_s = every
+    yield "enrol"
+    view.act(Intent("enrol", value="cancel"))
     view.act(Intent("go", value="play"))
     unread_card(companion, "flag3.south")
     yield "attention"

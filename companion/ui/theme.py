@@ -27,6 +27,7 @@ MUTED: Final[RGB] = (160, 168, 180)
 GOOD: Final[RGB] = (92, 200, 120)
 BAD: Final[RGB] = (236, 96, 88)
 ACCENT: Final[RGB] = (96, 160, 240)
+ENROL: Final[RGB] = (250, 204, 80)  # the zone and the card the enrolment asks for
 
 # Troop card faces: the six colours of the deck, dark enough for white figures.
 CARD_COLOURS: Final[dict[Colour, RGB]] = {

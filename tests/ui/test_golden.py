@@ -50,7 +50,7 @@ def test_every_screen_matches_its_golden(size: tuple[int, int]) -> None:
             # Font hinting may move an edge pixel; a moved or missing element changes far more.
             assert changed < 0.004, f"{path.name}: {changed:.2%} of pixels differ"
     assert {"play", "flag", "ruling_refused", "ruling_granted", "pick", "teach",
-            "teach_flags", "settings", "keyboard", "camera", "attention", "flag_uncertain", "game_over"} <= set(seen)
+            "teach_flags", "settings", "keyboard", "camera", "enrol", "attention", "flag_uncertain", "game_over"} <= set(seen)
 
 
 def test_the_golden_check_notices_a_changed_screen() -> None:
