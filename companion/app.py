@@ -71,6 +71,10 @@ class Companion:
         self.lights_updated_at = 0.0  # perf_counter of the last lights update
         self.event_lights_at = 0.0  # ... and of the one that showed the last event
         self._noted: tuple[str, ...] = ()
+        # While the view holds the table (a deck being enrolled on it), the newest
+        # snapshot waits here and is taken once the view lets the table go.
+        self._held: Snapshot | None = None
+        self._holding = False
         self._ended = tracker.outcome is not None
         self.refresh()
 
@@ -91,6 +95,9 @@ class Companion:
     def messages(self) -> list[str]:
         out: list[str] = [] if self.camera_problem is None else [
             Message(N_("camera: {problem}"), problem=self.camera_problem)]
+        if self._holding:
+            out.append(Message(N_("a deck is being enrolled: the cards laid now are not "
+                                  "taken as plays")))
         seen: set[str] = set()
         for issue in self.tracker.issues:
             if issue.message not in seen:
@@ -136,6 +143,12 @@ class Companion:
             return []
         if self.camera_problem is not None:
             self.camera_back()
+        if self.view.holds_table:
+            self._holding, self._held = True, snap or self._held
+            return []
+        if self._holding:  # let go: the table as it was last seen still, if it changed
+            self._holding, held, self._held = False, self._held, None
+            snap = snap or held
         return [] if snap is None else self.on_snapshot(snap)
 
     def on_snapshot(self, snapshot: Snapshot) -> list[TrackedEvent]:

@@ -444,9 +444,16 @@ def _camera_game(
                              still_frames=config.still_frames, vote_frames=config.vote_frames)
     interactive = sys.stdin.isatty()
     score = Match()
+    deck = config.deck
     try:
         while True:
             config = settings.config
+            if config.deck != deck:  # a deck enrolled on the touchscreen: read with it now
+                try:
+                    source.use_profile(load_profile(config.deck))
+                    deck = config.deck
+                except SourceError as error:
+                    print(f"deck profile: {error}; still reading with {deck}", file=sys.stderr)
             variant, setup = _variant(config), _setup(config)
             first: Player | None = None  # at the table, whoever lays the first card starts
             if record is not None:

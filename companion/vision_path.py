@@ -79,6 +79,11 @@ class VisionSnapshots:
         self._last_read_low: np.ndarray | None = None
         self._partial_reads = 0
 
+    def use_profile(self, profile: DeckProfile) -> None:
+        """Read with another deck's profile from now on (every zone read afresh)."""
+        self.reader = Reader(profile)
+        self._last_read = self._last_read_low = None
+
     def poll(self) -> Snapshot | None:
         try:
             pair = self.frames.read()

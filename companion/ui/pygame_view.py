@@ -133,6 +133,12 @@ class PygameView(TerminalView):
         self.enrol_tokens: list[str] | None = None  # None: every card of the deck
         self.decks_dir: Path | None = None  # None: the platform's data directory
 
+    @property
+    def holds_table(self) -> bool:
+        """While a deck is being enrolled (its session lives, paused or not) the cards
+        laid on the mat are the deck's, not plays."""
+        return self.enrolment is not None
+
     def camera_frame(self, image: Any) -> None:
         """The camera's latest frame (BGR, as vision reads it; None: no picture) for the
         camera view. Only kept here: it is calibrated, with the reader's own calibrator,

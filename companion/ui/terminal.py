@@ -62,10 +62,16 @@ class TerminalView:
 
     The app's loops also call ``attach``, ``pump`` and ``camera_frame`` on every
     view; here they do nothing (typed commands are read by the run command), and
-    ``closed`` stays False: only a window can be closed.
+    ``closed`` stays False: only a window can be closed. ``holds_table`` is True
+    while the view uses the table itself (the touchscreen enrolling a deck on it), so
+    the cards laid then are not taken as plays.
     """
 
     closed = False
+
+    @property
+    def holds_table(self) -> bool:
+        return False
 
     def __init__(self, out: TextIO | None = None, live: bool | None = None) -> None:
         self.out = out or sys.stdout

@@ -9,7 +9,7 @@ from companion.app import Companion
 from companion.commands import run_command
 from companion.journal import Journal
 from companion.rules.position import Player, Variant
-from companion.snapshot import snapshot_of
+from companion.snapshot import Snapshot, snapshot_of
 from companion.tracker import Tracker
 from companion.ui.terminal import TerminalView, render
 from hardware.config import LightsConfig
@@ -82,3 +82,52 @@ def test_a_players_button_on_the_direct_board_claims_and_held_passes(tmp_path: P
     finally:
         lights.close()
         journal.close()
+
+
+class _Enrolling(TerminalView):
+    """A view that, like the touchscreen enrolling a deck, uses the table for a while."""
+
+    holding = False
+
+    @property
+    def holds_table(self) -> bool:
+        return self.holding
+
+
+class _Stills:
+    """Stable snapshots in turn, then nothing new: what vision gives a still table."""
+
+    name = "stills"
+
+    def __init__(self, *tables: dict[str, list[str]]) -> None:
+        self.tables = list(tables)
+
+    def poll(self) -> Snapshot | None:
+        return snapshot_of(self.tables.pop(0)) if self.tables else None
+
+    def close(self) -> None:
+        pass
+
+
+def test_cards_laid_while_a_deck_is_enrolled_are_not_plays(tmp_path: Path) -> None:
+    view = _Enrolling(io.StringIO(), live=False)
+    journal = Journal.create(tmp_path, {"first": "south", "variant": {}})
+    companion = Companion(Tracker(Variant(), Player.SOUTH), journal,
+                          NoLights(LightsConfig(board="none")), view)
+    view.holding = True
+    # The deck's cards go one by one through the enrolment zone, then it is empty again.
+    source = _Stills({"flag5.south": ["R1"]}, {"flag5.south": ["R2"]}, {})
+    for _ in range(3):
+        assert companion.pump(source) == []
+    assert companion.tracker.events == []
+    assert any("enrolled" in m for m in companion.messages())
+    view.holding = False
+    assert companion.pump(source) == []  # the table as last seen: as before enrolment
+    assert companion.tracker.events == [] and companion.tracker.issues == []
+    # A card left in the zone when enrolment ends is on the table: the tracker sees it.
+    view.holding = True
+    assert companion.pump(_Stills({"flag5.south": ["B3"]})) == []
+    view.holding = False
+    [event] = companion.pump(_Stills())
+    assert event.describe().startswith("south") and "B3" in event.describe()
+    journal.close()
