@@ -85,6 +85,8 @@ INDEX_FIT: Final = 0.72  # below: the band is unlike the winner where its index 
 INDEX_GOOD: Final = 0.88  # from here on that likeness leaves the confidence whole
 MIN_MARGIN: Final = 0.12  # below: two tokens are too alike to choose -> unknown
 INDEX_LIKE: Final = 0.8  # a weak edge is a card only if its band matches this well
+NO_INDEX: Final = 0.4  # a band no token ranks this high for is no card (a real card
+# read unknown under glare still ranks about 0.45 or more)
 RETRY_MM: Final = (8.0, -8.0, 16.0)  # further places a stack's first or last band may lie
 FILL_GAP_MM: Final = 30.0  # more than any two fanned cards' tops lie apart
 MIN_GAP_MM: Final = 12.0  # closest two fanned card tops can be: the band (16 mm) shows,
@@ -165,8 +167,10 @@ def _colour_distance(chroma: FloatImage, sig: FloatImage) -> FloatImage:
     by one factor, keeping its hue. So each token's chroma may be scaled down
     (not up) to the band's before the distance is taken.
     """
-    k = np.clip((chroma @ sig) / ((chroma * chroma).sum(axis=1) + 1e-3), GLARE_PALEST, 1.0)
-    return np.asarray(np.linalg.norm(chroma * k[:, None] - sig, axis=1))
+    k = np.clip((chroma @ sig) / (np.einsum("ij,ij->i", chroma, chroma) + 1e-3),
+                GLARE_PALEST, 1.0)
+    d = chroma * k[:, None] - sig
+    return np.sqrt(np.einsum("ij,ij->i", d, d))
 
 
 def _distinct(points: set[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -203,6 +207,7 @@ class Reader:
         self._templates = profile.gray
         self._tpl_cache: dict[tuple[int, int], tuple[FloatImage, FloatImage]] = {}
         self._rows_cache: dict[int, FloatImage] = {}
+        self._dark_cache: dict[int, FloatImage] = {}
         self._line_cache: dict[int, tuple[NDArray[np.intp], FloatImage]] = {}
         self._tw, self._th = band_px(profile.card_w, profile.band_mm)
         ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
@@ -359,6 +364,8 @@ class Reader:
                 continue  # snapped onto the card already found below it
             if certain and rd.score < MIN_SCORE * 0.6 and not self._card_shaped(fg, t, bottom):
                 continue
+            if rd.token == UNKNOWN and rd.candidates and rd.candidates[0][1] < NO_INDEX:
+                continue  # like no card's index at all: glare or a shadow, not a card
             reads.append(rd)
             sure.append(certain)
             next_top = rd.top_local
@@ -461,8 +468,9 @@ class Reader:
         rows = len(crop) - 1
         x0, x1 = m + round(0.1 * w), m + w - round(0.1 * w)
         x1 -= (x1 - x0) % STRIPS
-        g = cv2.absdiff(crop[1:, x0:x1], crop[:-1, x0:x1]).sum(axis=2, dtype=np.float32)
-        prof = g.reshape(rows, STRIPS, -1).mean(axis=2).T.ravel()
+        # Each strip's colour steps summed (only their relative sizes matter).
+        g = cv2.absdiff(crop[1:, x0:x1], crop[:-1, x0:x1])
+        prof = g.reshape(rows, STRIPS, -1).sum(axis=2, dtype=np.float32).T.ravel()
         lo, fr = self._tilt_lines(rows)
         vals = prof[lo] * (1 - fr) + prof[lo + 1] * fr  # (tilts, strips, rows)
         vals.sort(axis=1)
@@ -534,24 +542,25 @@ class Reader:
         """
         p, m, w = self.profile, round(REFINE_MM * TPL_PX), self._tw
         crop = self._warp_band(to_frame, u0, v0 - slope * p.card_w / 2, slope,
-                               frame).astype(np.float32) * gain
+                               frame).astype(np.float32)
+        crop *= gain
         gray = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
         ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
         # The layout at half resolution, then within two pixels of it at full.
         half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2),
                           interpolation=cv2.INTER_AREA)
-        res = cv2.matchTemplate(half, self._mean_half[:(hv - iy) // 2], cv2.TM_CCOEFF_NORMED)
-        ly, lx = np.unravel_index(int(np.argmax(res)), res.shape)
+        lx, ly = _argmax2(cv2.matchTemplate(half, self._mean_half[:(hv - iy) // 2],
+                                            cv2.TM_CCOEFF_NORMED))
         full = self._mean_tpl[:hv - iy]
-        y0 = int(np.clip(2 * ly - 2, 0, gray.shape[0] - full.shape[0] - 4))
-        x0 = int(np.clip(2 * lx - 2, 0, gray.shape[1] - full.shape[1] - 4))
-        res = cv2.matchTemplate(gray[y0:y0 + full.shape[0] + 4, x0:x0 + full.shape[1] + 4],
-                                full, cv2.TM_CCOEFF_NORMED)
-        ly, lx = np.unravel_index(int(np.argmax(res)), res.shape)
-        tx, ty = x0 + int(lx) - ix, y0 + int(ly) - iy
+        y0 = min(max(2 * ly - 2, 0), gray.shape[0] - full.shape[0] - 4)
+        x0 = min(max(2 * lx - 2, 0), gray.shape[1] - full.shape[1] - 4)
+        lx, ly = _argmax2(cv2.matchTemplate(
+            gray[y0:y0 + full.shape[0] + 4, x0:x0 + full.shape[1] + 4], full,
+            cv2.TM_CCOEFF_NORMED))
+        tx, ty = x0 + lx - ix, y0 + ly - iy
         band_rows = gray[m + 2:m + hv - 2]
-        sides = np.partition(np.abs(np.diff(band_rows, axis=1)), len(band_rows) // 5, axis=0)[
-            len(band_rows) // 5]
+        sides = np.partition(cv2.absdiff(band_rows[:, 1:], band_rows[:, :-1]),
+                             len(band_rows) // 5, axis=0)[len(band_rows) // 5]
         pair = np.minimum(sides[:2 * m - 1], sides[w:w + 2 * m - 1])  # both must show
         hyps = {(tx, ty)}
         for r in rows:
@@ -561,9 +570,7 @@ class Reader:
         # Every token there, on every pixel, over small shifts: one product.
         _, tpl = self._normalised_templates(hv)
         vraw = self._views(gray, tx, ty, hv, SHIFT_PX)
-        vm = vraw - vraw.mean(axis=1, keepdims=True)
-        vm /= np.linalg.norm(vm, axis=1, keepdims=True) + 1e-6
-        return slope, crop, tx, ty, vraw, vm @ tpl
+        return slope, crop, tx, ty, vraw, _unit_rows(vraw) @ tpl
 
     def _normalised_templates(self, hv: int, step: int = 1) -> tuple[FloatImage, FloatImage]:
         """Templates cut to the visible height (every ``step``-th pixel each way): raw,
@@ -586,9 +593,8 @@ class Reader:
     def _quick(self, gray: FloatImage, places: list[tuple[int, int]], hv: int) -> int:
         """Which placement some card explains best, judged on every other pixel."""
         _, tpl = self._normalised_templates(hv, 2)
-        v = np.concatenate([self._views(gray, x, y, hv, QUICK_SHIFT, 2) for x, y in places])
-        v -= v.mean(axis=1, keepdims=True)
-        v /= np.linalg.norm(v, axis=1, keepdims=True) + 1e-6
+        v = _unit_rows(np.concatenate(
+            [self._views(gray, x, y, hv, QUICK_SHIFT, 2) for x, y in places]))
         return int(np.argmax((v @ tpl).max(axis=1))) // (2 * QUICK_SHIFT + 1) ** 2
 
     def _views(self, gray: FloatImage, tx: int, ty: int, hv: int, s: int,
@@ -622,11 +628,17 @@ class Reader:
         hv = min(self._th, max(int(min(visible_mm, self.profile.band_mm) * TPL_PX), 8))
         _, tpl = self._normalised_templates(hv)
         vraw = self._views(gray, SHIFT_PX, SHIFT_PX, hv, SHIFT_PX)
-        vm = vraw - vraw.mean(axis=1, keepdims=True)
-        vm /= np.linalg.norm(vm, axis=1, keepdims=True) + 1e-6
-        return self._decide(crop, SHIFT_PX, SHIFT_PX, hv, vraw, vm @ tpl)
+        return self._decide(crop, SHIFT_PX, SHIFT_PX, hv, vraw, _unit_rows(vraw) @ tpl)
 
-    def _unveil(self, band: FloatImage, view: FloatImage, like: FloatImage,
+    def _dark(self, hv: int) -> FloatImage:
+        """Per token, the level of its darkest print (its 2nd percentile) at height ``hv``."""
+        if hv not in self._dark_cache:
+            raw, _ = self._normalised_templates(hv)
+            k = raw.shape[1] // 50
+            self._dark_cache[hv] = np.partition(raw, k, axis=1)[:, k].copy()
+        return self._dark_cache[hv]
+
+    def _unveil(self, band: FloatImage, view: FloatImage, hv: int, like: int,
                 veil: FloatImage) -> FloatImage:
         """The band's colours with the glare over it taken off.
 
@@ -638,7 +650,7 @@ class Reader:
         """
         k = len(view) // 50
         seen = float(np.partition(view, k)[k])
-        dark = float(np.partition(like, k)[k])
+        dark = float(self._dark(hv)[like])
         lift = float(veil @ np.array([0.114, 0.587, 0.299], np.float32))
         share = float(np.clip((seen - dark) / max(lift - dark, 1e-3), 0.0, GLARE_MOST))
         if share < GLARE_LEAST:
@@ -663,11 +675,11 @@ class Reader:
         raw, _ = self._normalised_templates(hv)
         rows = self._template_rows(hv)
         best_shift = corr.argmax(axis=0)
-        ncc = corr.max(axis=0)
+        ncc = corr[best_shift, np.arange(corr.shape[1])]
         y0, x0 = max(ty, 0), max(tx, 0)
         band = crop[y0:y0 + hv, x0:x0 + w]
         if veil is not None:
-            band = self._unveil(band, vraw[len(vraw) // 2], raw[int(np.argmax(ncc))], veil)
+            band = self._unveil(band, vraw[len(vraw) // 2], hv, int(np.argmax(ncc)), veil)
         sig = colour_signature(band, 2)
         cdist = _colour_distance(self.profile.chroma, sig)
         # Colour differences below the noise floor (white balance, one photo per
@@ -720,6 +732,19 @@ class Reader:
         if not plausible or margin < MIN_MARGIN:
             return UNKNOWN, conf * 0.5, top, cands
         return self.profile.tokens[winner], 0.5 + conf * 0.5, top, cands
+
+
+def _argmax2(res: FloatImage) -> tuple[int, int]:
+    """(x, y) of a match result's highest value (first on a tie, like ``np.argmax``)."""
+    x, y = cv2.minMaxLoc(res)[3]
+    return int(x), int(y)
+
+
+def _unit_rows(v: FloatImage) -> FloatImage:
+    """Each row less its mean, scaled to unit length (a new array)."""
+    v = v - v.mean(axis=1, keepdims=True)
+    v /= np.sqrt(np.einsum("ij,ij->i", v, v))[:, None] + 1e-6
+    return v
 
 
 def _wncc(v: FloatImage, t: FloatImage, w: FloatImage) -> float:

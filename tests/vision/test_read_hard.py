@@ -110,3 +110,13 @@ def test_an_unknown_read_abstains_from_the_vote():
     snap = vote([{"a": ["R7", "B3"]}, {"a": [UNKNOWN, UNKNOWN]}, {"a": [UNKNOWN, "B4"]}])
     assert snap.zones["a"] == ["R7", UNKNOWN]
     assert snap.confidence["a"][0] == pytest.approx(1 / 3)
+
+
+def test_glare_and_a_shadow_on_an_empty_mat_are_no_cards(classic):
+    # A bright glare and a dark shadow change the mat's look enough to pass for
+    # cards in the outline; no band there looks like any index, so none is a card.
+    table = lay_table({}, "classic", np.random.default_rng(3))
+    cond = Conditions(gain=(1.05, 1.0, 0.95), glare=(0.77, 0.42, 200.0, 0.65),
+                      shadow=(0.67, 0.55, 0.45), blur=0.5, noise=3.0, jpeg=85)
+    frame = photograph(table, Camera(tilt_x_deg=3.0), cond, np.random.default_rng(1))
+    assert Reader(classic).read(frame.image, Calibrator().update(frame.image)).cards == []
