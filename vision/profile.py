@@ -58,10 +58,12 @@ def colour_signature(band: FloatImage, step: int = 1) -> FloatImage:
     ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
     inner = cv2.convertScaleAbs(band[iy::step, ix:band.shape[1] - ix:step], alpha=255.0)
     ab = cv2.cvtColor(inner, cv2.COLOR_BGR2Lab).reshape(-1, 3)[:, 1:].astype(np.float32) - 128.0
-    sat = ab[:, 0] * ab[:, 0] + ab[:, 1] * ab[:, 1]
+    sat = np.einsum("ij,ij->i", ab, ab)
     k = (len(sat) * 3) // 4
-    top = ab[sat >= np.partition(sat, k)[k]]
-    return np.concatenate([ab.mean(axis=0), top.mean(axis=0)]).astype(np.float32)
+    out = np.empty(4, np.float32)
+    out[:2] = ab.mean(axis=0)
+    out[2:] = ab[sat >= np.partition(sat, k)[k]].mean(axis=0)
+    return out
 
 
 @dataclass

@@ -32,7 +32,9 @@ The pipeline for one frame:
    the profile lacks is nearer to one of its suit than to the rest, yet
    unlike it just there). A weak match, a small margin or that unlikeness
    makes the card ``unknown``, never a guess. A candidate edge whose band
-   looks like no index is not a card (it is a line in the art).
+   looks like no index is not a card (it is a line in the art), nor is a
+   band of the stack's outline that no token ranks even weakly for (glare or
+   a shadow on the mat passed for card there).
 """
 
 from __future__ import annotations
@@ -153,7 +155,7 @@ def edge_rows(img: FloatImage, q: float = 0.2, spread: int = 5) -> FloatImage:
     column, a line of text or pips only some of them. Each column's change is
     spread over ``spread`` rows first, so a slightly crooked edge still counts.
     """
-    d = np.abs(np.diff(img, axis=0)).sum(axis=2)
+    d = cv2.absdiff(img[1:], img[:-1]).sum(axis=2)
     if spread > 1:
         d = cv2.blur(d, (1, spread))
     k = int(q * (d.shape[1] - 1))
@@ -208,7 +210,8 @@ class Reader:
         self._tpl_cache: dict[tuple[int, int], tuple[FloatImage, FloatImage]] = {}
         self._rows_cache: dict[int, FloatImage] = {}
         self._dark_cache: dict[int, FloatImage] = {}
-        self._line_cache: dict[int, tuple[NDArray[np.intp], FloatImage]] = {}
+        self._line_cache: dict[
+            int, tuple[NDArray[np.intp], NDArray[np.intp], FloatImage, FloatImage]] = {}
         self._tw, self._th = band_px(profile.card_w, profile.band_mm)
         ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
         self._mean_tpl = np.ascontiguousarray(
@@ -436,9 +439,10 @@ class Reader:
                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                    borderMode=cv2.BORDER_REPLICATE)
 
-    def _tilt_lines(self, rows: int) -> tuple[NDArray[np.intp], FloatImage]:
+    def _tilt_lines(self, rows: int,
+                    ) -> tuple[NDArray[np.intp], NDArray[np.intp], FloatImage, FloatImage]:
         """For every tilt, strip and row: where that straight line crosses the strip
-        (lower row index and the weight of the row below it)."""
+        (the rows above and below it and their weights)."""
         if rows not in self._line_cache:
             m, w = round(REFINE_MM * TPL_PX), self._tw
             x0, x1 = m + round(0.1 * w), m + w - round(0.1 * w)
@@ -448,7 +452,8 @@ class Reader:
             lo = np.clip(np.floor(pos).astype(np.intp), 0, rows - 2)
             fr = np.clip(pos - lo, 0.0, 1.0).astype(np.float32)
             # Flat indices into a (strips, rows) profile.
-            self._line_cache[rows] = (lo + (np.arange(STRIPS) * rows)[None, :, None], fr)
+            lo += (np.arange(STRIPS) * rows)[None, :, None]
+            self._line_cache[rows] = (lo, lo + 1, 1 - fr, fr)
         return self._line_cache[rows]
 
     def _top_edge(self, crop: Image) -> tuple[float, list[int], float]:
@@ -471,8 +476,8 @@ class Reader:
         # Each strip's colour steps summed (only their relative sizes matter).
         g = cv2.absdiff(crop[1:, x0:x1], crop[:-1, x0:x1])
         prof = g.reshape(rows, STRIPS, -1).sum(axis=2, dtype=np.float32).T.ravel()
-        lo, fr = self._tilt_lines(rows)
-        vals = prof[lo] * (1 - fr) + prof[lo + 1] * fr  # (tilts, strips, rows)
+        lo, hi, wlo, whi = self._tilt_lines(rows)
+        vals = prof[lo] * wlo + prof[hi] * whi  # (tilts, strips, rows)
         vals.sort(axis=1)
         line = vals[:, 1:STRIPS // 2].mean(axis=1)
         best = line.max(axis=1)
