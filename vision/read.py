@@ -56,6 +56,7 @@ from vision.profile import (
     INSET_Y,
     TPL_PX,
     DeckProfile,
+    ProfileError,
     band_px,
     colour_signature,
 )
@@ -190,6 +191,10 @@ def _poly_terms(u: FloatImage, v: FloatImage) -> FloatImage:
 
 class Reader:
     def __init__(self, profile: DeckProfile, layout: MatLayout | None = None) -> None:
+        if len(profile.tokens) < 2:
+            # Choosing a card means preferring it to another one.
+            raise ProfileError(f"deck profile {profile.name!r}: holds {len(profile.tokens)} "
+                               "card(s); enrol at least two")
         self.profile = profile
         self.layout = layout or standard_mat()
         lay = self.layout
@@ -691,7 +696,9 @@ class Reader:
         # card) say nothing: two cards of one suit are the same colour.
         cpen = np.maximum(cdist - COLOUR_FLOOR, 0.0)
         score = ncc - COLOUR_WEIGHT * cpen
-        lead = np.argpartition(-score, TOP_K)[:TOP_K]
+        # A deck enrolled in part may hold no more cards than the leaders counted.
+        lead = (np.argpartition(-score, TOP_K)[:TOP_K] if len(score) > TOP_K
+                else np.arange(len(score)))
         order = [int(i) for i in lead[np.argsort(-score[lead])]]
         cands = [(self.profile.tokens[i], float(score[i])) for i in order[:3]]
 

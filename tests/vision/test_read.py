@@ -80,3 +80,26 @@ def test_a_smudged_index_is_unknown_never_a_guess(reader):
         assert read[:1] != [c.token]  # unknown or not seen, never named
     _total, _right, wrong = _score(table.zones, got)
     assert wrong == 0
+
+
+def test_a_deck_enrolled_in_part_reads_its_cards_and_no_others():
+    """Players may enrol a few cards and stop: those are read, the rest are unknown."""
+    from companion.rules.cards import parse_token
+    from vision.deck_art import render_card
+    from vision.profile import ProfileError, profile_from_cards
+    from vision.synth import Camera, Conditions, lay_table, photograph
+
+    known = ["R1", "B7", "Y10"]
+    profile = profile_from_cards("part", {t: render_card(parse_token(t), "companion", 8.0)
+                                          for t in known})
+    rng = np.random.default_rng(5)
+    table = lay_table({"flag2.south": ["R1", "G4"], "flag6.north": ["B7"],
+                       "flag8.south": ["Y10"]}, "companion", rng)
+    frame = photograph(table, Camera(tilt_x_deg=3.0), Conditions(noise=2.0), rng)
+    got = Reader(profile).read(frame.image, Calibrator().update(frame.image)).zones()
+    assert got["flag6.north"] == ["B7"] and got["flag8.south"] == ["Y10"]
+    assert got["flag2.south"][0] == "R1"
+    assert all("G4" not in tokens for tokens in got.values())
+    assert got["flag2.south"][1:] in ([UNKNOWN], [])
+    with pytest.raises(ProfileError, match="enrol at least two"):
+        Reader(profile_from_cards("one", {"R1": render_card(parse_token("R1"), "companion", 8.0)}))
