@@ -25,6 +25,7 @@ Lines starting with ``#`` are comments. ``parse_record(record.text()) == record`
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -80,50 +81,63 @@ class GameRecord:
         return "\n".join([*lines, "", *(a.notation() for a in self.actions)]) + "\n"
 
 
-def parse_record(text: str) -> GameRecord:
-    """A record from its text; NotationError names the line of any problem."""
+def record_lines(text: str) -> tuple[dict[str, str], list[tuple[int, str]]]:
+    """A record's ``[Name "value"]`` headers and its numbered body lines, blank lines and
+    ``#`` comments left out; NotationError names a header that follows the body."""
     headers: dict[str, str] = {}
-    actions: list[Action] = []
+    body: list[tuple[int, str]] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         header = _HEADER.fullmatch(line)
-        if header:
+        if header is None:
+            body.append((number, line))
+        elif body:
+            raise NotationError(f"line {number}", "headers come before the events")
+        else:
             headers[header[1]] = header[2]
-            continue
+    return headers, body
+
+
+def header_choice(headers: Mapping[str, str], name: str, default: str,
+                  choices: tuple[str, ...]) -> str:
+    """The header's value, one of ``choices``; NotationError names the header otherwise."""
+    value = headers.get(name, default)
+    if value not in choices:
+        wanted = " or ".join(f'"{c}"' for c in choices)
+        raise NotationError(name, f"expected {wanted}, got {value!r}")
+    return value
+
+
+def header_variant(headers: Mapping[str, str]) -> Variant:
+    """The rule options of a record's headers (Tactics, ClaimTiming, Terrain, Edition)."""
+    flags = ("true", "false")
+    timing = header_choice(headers, "ClaimTiming", "standard", ("standard", "advanced"))
+    edition = header_choice(headers, "Edition", "gmt", ("gmt", "medieval"))
+    return Variant(
+        tactics=header_choice(headers, "Tactics", "true", flags) == "true",
+        claim_timing="advanced" if timing == "advanced" else "standard",
+        terrain=header_choice(headers, "Terrain", "false", flags) == "true",
+        edition="medieval" if edition == "medieval" else "gmt",
+    )
+
+
+def parse_record(text: str) -> GameRecord:
+    """A record from its text; NotationError names the line of any problem."""
+    headers, body = record_lines(text)
+    actions: list[Action] = []
+    for number, line in body:
         try:
             actions.append(parse_action(line))
         except NotationError as error:
             raise NotationError(f"line {number}", error.problem) from None
     if headers.get("Format") != RECORD_FORMAT:
         raise NotationError("Format", f'expected "{RECORD_FORMAT}", got {headers.get("Format")!r}')
-    try:
-        first = Player(headers.get("First", "south"))
-    except ValueError:
-        raise NotationError(
-            "First", f'expected "north" or "south", got {headers["First"]!r}'
-        ) from None
-    timing = headers.get("ClaimTiming", "standard")
-    if timing not in ("standard", "advanced"):
-        raise NotationError("ClaimTiming", f'expected "standard" or "advanced", got {timing!r}')
-    edition = headers.get("Edition", "gmt")
-    if edition not in ("gmt", "medieval"):
-        raise NotationError("Edition", f'expected "gmt" or "medieval", got {edition!r}')
-    terrain = headers.get("Terrain", "false")
-    if terrain not in ("true", "false"):
-        raise NotationError("Terrain", f'expected "true" or "false", got {terrain!r}')
-    try:
-        setup = Setup(headers.get("Setup", Setup.STANDARD.value))
-    except ValueError:
-        choices = " or ".join(f'"{s.value}"' for s in Setup)
-        raise NotationError("Setup", f"expected {choices}, got {headers['Setup']!r}") from None
-    variant = Variant(
-        tactics=headers.get("Tactics", "true") == "true",
-        claim_timing="advanced" if timing == "advanced" else "standard",
-        terrain=terrain == "true",
-        edition="medieval" if edition == "medieval" else "gmt",
-    )
+    first = Player(header_choice(headers, "First", "south", ("north", "south")))
+    variant = header_variant(headers)
+    setup = Setup(header_choice(headers, "Setup", Setup.STANDARD.value,
+                                tuple(s.value for s in Setup)))
     if setup is Setup.HUNDRED_YEARS_WAR and not (variant.terrain and variant.tactics):
         raise NotationError("Setup", 'the Hundred Years\' War needs Terrain and Tactics "true"')
     return GameRecord(first, variant, tuple(actions), setup)

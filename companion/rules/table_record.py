@@ -37,7 +37,6 @@ as the ``Result`` header says.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -68,11 +67,10 @@ from companion.rules.errors import (
 )
 from companion.rules.game import Ending, GameState, Outcome
 from companion.rules.position import Player, Variant
-from companion.rules.record import GameRecord
+from companion.rules.record import GameRecord, header_choice, header_variant, record_lines
 from companion.rules.table_game import TableGame
 
 TABLE_RECORD_FORMAT: Final = "battleline-table/1"
-_HEADER: Final = re.compile(r'\[(\w+) "([^"]*)"\]')
 _EVENT: Final = re.compile(r"(north|south)\s+([^{]+?)\s*(?:\{([^}]*)\})?", re.IGNORECASE)
 _REASONS: Final = {r.value: r for r in Reason}
 _KNOWN: Final = ("Format", "First", "Tactics", "ClaimTiming", "Terrain", "Setup", "Edition", "Result")
@@ -192,43 +190,17 @@ def _flag(value: bool) -> str:
     return "true" if value else "false"
 
 
-def _choice(headers: Mapping[str, str], name: str, default: str, choices: tuple[str, ...]) -> str:
-    value = headers.get(name, default)
-    if value not in choices:
-        wanted = " or ".join(f'"{c}"' for c in choices)
-        raise NotationError(name, f"expected {wanted}, got {value!r}")
-    return value
-
-
 def parse_table_record(text: str) -> TableRecord:
     """A table record from its text; NotationError names the line or header of any problem."""
-    headers: dict[str, str] = {}
-    events: list[TableEvent] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        header = _HEADER.fullmatch(line)
-        if header:
-            if events:
-                raise NotationError(f"line {number}", "headers come before the events")
-            headers[header[1]] = header[2]
-            continue
-        events.append(_event(line, number))
+    headers, body = record_lines(text)
+    events = [_event(line, number) for number, line in body]
     if headers.get("Format") != TABLE_RECORD_FORMAT:
         raise NotationError(
             "Format", f'expected "{TABLE_RECORD_FORMAT}", got {headers.get("Format")!r}'
         )
-    first_text = _choice(headers, "First", "south", ("north", "south", "table"))
-    timing = _choice(headers, "ClaimTiming", "standard", ("standard", "advanced"))
-    edition = _choice(headers, "Edition", "gmt", ("gmt", "medieval"))
-    variant = Variant(
-        tactics=_choice(headers, "Tactics", "true", ("true", "false")) == "true",
-        claim_timing="advanced" if timing == "advanced" else "standard",
-        terrain=_choice(headers, "Terrain", "false", ("true", "false")) == "true",
-        edition="medieval" if edition == "medieval" else "gmt",
-    )
-    setup = Setup(_choice(headers, "Setup", "standard", tuple(s.value for s in Setup)))
+    first_text = header_choice(headers, "First", "south", ("north", "south", "table"))
+    variant = header_variant(headers)
+    setup = Setup(header_choice(headers, "Setup", "standard", tuple(s.value for s in Setup)))
     result = headers.get("Result", "*")
     if result != "*":
         _parse_result(result)

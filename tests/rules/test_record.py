@@ -59,6 +59,12 @@ def test_a_broken_record_names_the_line_or_the_action() -> None:
         parse_record("\n".join(bad))
     with pytest.raises(NotationError, match="Format"):
         parse_record("deal R1\n")
+    # Both record formats read their headers alike: each value checked, headers first.
+    text = record.text()
+    with pytest.raises(NotationError, match=r'Tactics: expected "true" or "false"'):
+        parse_record(text.replace('[Tactics "true"]', '[Tactics "yes"]'))
+    with pytest.raises(NotationError, match="headers come before the events"):
+        parse_record(text + '[Result "*"]\n')
     cut = GameRecord(Player.NORTH, actions=record.actions[:20] + record.actions[21:])
     with pytest.raises(IllegalAction, match="action 21"):
         cut.replay()
