@@ -67,11 +67,16 @@ def replay_table(path: Path, out: list[str]) -> Tracker:
             done = tracker.apply(TrackedEvent(event.player, event.action))
         except IllegalAction as error:
             raise JournalError(f"{path}: line {event.line}: {error}") from None
-        text = f"{number:>4}. {done.describe()}"
-        if done.ruling is not None:
-            text += f" — granted: {done.ruling.reason.value}"
-        out.append(text)
+        out.append(_replayed(number, done))
     return tracker
+
+
+def _replayed(number: int, done: TrackedEvent) -> str:
+    """One replayed event as the listing shows it, with the ruling of a granted claim."""
+    text = f"{number:>4}. {done.describe()}"
+    if done.ruling is not None:
+        text += f" — granted: {done.ruling.reason.value}"
+    return text
 
 
 def replay_full(path: Path, out: list[str]) -> Outcome | None:
@@ -100,10 +105,7 @@ def replay(path: Path, out: list[str]) -> Tracker:
                 done = tracker.apply(event)
             except IllegalAction as error:
                 raise JournalError(f"{where}: {event.describe()} does not replay: {error}") from None
-            text = f"{number - 1:>4}. {done.describe()}"
-            if done.ruling is not None:
-                text += f" — granted: {done.ruling.reason.value}"
-            out.append(text)
+            out.append(_replayed(number - 1, done))
         elif kind == "undo":
             undone = tracker.undo()
             out.append(f"      undo {undone.describe() if undone else '(nothing)'}")
