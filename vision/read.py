@@ -21,9 +21,10 @@ The pipeline for one frame:
    wins. A stack's first or last band is looked for further along when it
    fits badly (the outline was off), and a gap wider than any fan is searched
    for the card hidden in it;
-5. classify: every token is ranked in one matrix product (zero-mean unit-norm
-   templates times the band at every shift of a pixel) by grey normalised
-   cross-correlation minus a colour distance above a noise floor (glare pales
+5. classify: every token is ranked by grey normalised cross-correlation on
+   every other pixel (one matrix product of zero-mean unit-norm templates and
+   the band at every shift of a pixel), the highest ranked again on every pixel,
+   then by that correlation minus a colour distance above a noise floor (glare pales
    a colour toward grey, so a token's chroma may be scaled down to the
    band's); the leaders are then compared pairwise where their templates
    differ (the numeral, the pips, the name) and by colour. The winner's
@@ -78,7 +79,7 @@ TILTS: Final = tuple(round(-0.07 + 0.01 * i, 3) for i in range(15))  # card slop
 STRIPS: Final = 8  # column strips a card's top edge is followed in
 GOOD_FIT: Final = 0.85  # below this best correlation other tilts are tried
 TILT_APART: Final = 0.03  # a runner-up tilt differs from the best by this at least
-QUICK_SHIFT: Final = 0  # shift search when choosing among placements
+FINE: Final = 24  # tokens the quick look ranks highest, compared on every pixel
 LINES: Final = 2  # strongest straight lines tried as the card's top edge
 SHIFT_PX: Final = 1  # template search range around the chosen placement, each way
 REFINE_MM: Final = 5.0  # how far the band may be from where the low-res view put it
@@ -215,6 +216,7 @@ class Reader:
         self._tpl_cache: dict[tuple[int, int], tuple[FloatImage, FloatImage]] = {}
         self._rows_cache: dict[int, FloatImage] = {}
         self._dark_cache: dict[int, FloatImage] = {}
+        self._mean_cache: dict[int, FloatImage] = {}
         self._line_cache: dict[
             int, tuple[NDArray[np.intp], NDArray[np.intp], FloatImage, FloatImage]] = {}
         self._tw, self._th = band_px(profile.card_w, profile.band_mm)
@@ -551,9 +553,10 @@ class Reader:
         band show. The placement some card explains best wins.
         """
         p, m, w = self.profile, round(REFINE_MM * TPL_PX), self._tw
-        crop = self._warp_band(to_frame, u0, v0 - slope * p.card_w / 2, slope,
-                               frame).astype(np.float32)
-        crop *= gain
+        # A per-channel scalar: far quicker than numpy's broadcast over 3 channels.
+        scalar: Any = (*gain.tolist(), 0.0)
+        crop = cv2.multiply(self._warp_band(to_frame, u0, v0 - slope * p.card_w / 2, slope,
+                                            frame), scalar, dtype=cv2.CV_32F)
         gray = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
         ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
         # The layout at half resolution, then within two pixels of it at full.
@@ -561,12 +564,12 @@ class Reader:
                           interpolation=cv2.INTER_AREA)
         lx, ly = _argmax2(cv2.matchTemplate(half, self._mean_half[:(hv - iy) // 2],
                                             cv2.TM_CCOEFF_NORMED))
-        full = self._mean_tpl[:hv - iy]
-        y0 = min(max(2 * ly - 2, 0), gray.shape[0] - full.shape[0] - 4)
-        x0 = min(max(2 * lx - 2, 0), gray.shape[1] - full.shape[1] - 4)
-        lx, ly = _argmax2(cv2.matchTemplate(
-            gray[y0:y0 + full.shape[0] + 4, x0:x0 + full.shape[1] + 4], full,
-            cv2.TM_CCOEFF_NORMED))
+        hh, ww = hv - iy, self._mean_tpl.shape[1]
+        y0 = min(max(2 * ly - 2, 0), gray.shape[0] - hh - 4)
+        x0 = min(max(2 * lx - 2, 0), gray.shape[1] - ww - 4)
+        # 25 placements: a product of the views is quicker than matchTemplate's DFT.
+        near = _ncc_rows(_windows(gray[y0:, x0:], 5, 5, hh, ww), self._mean_unit(hv))
+        ly, lx = divmod(int(np.argmax(near)), 5)
         tx, ty = x0 + lx - ix, y0 + ly - iy
         band_rows = gray[m + 2:m + hv - 2]
         sides = np.partition(cv2.absdiff(band_rows[:, 1:], band_rows[:, :-1]),
@@ -576,11 +579,25 @@ class Reader:
         for r in rows:
             hyps |= {(tx, r + 1), (int(np.argmax(pair)) + 1, r + 1)}
         places = _distinct(hyps)
-        tx, ty = places[self._quick(gray, places, hv)] if len(places) > 1 else places[0]
-        # Every token there, on every pixel, over small shifts: one product.
-        _, tpl = self._normalised_templates(hv)
+        best, coarse = self._quick(gray, places, hv)
+        tx, ty = places[best]
+        coarse = _ncc_rows(self._views(gray, tx, ty, hv, 1, 2),
+                           self._normalised_templates(hv, 2)[1]).max(axis=0)
+        # The tokens the quick look ranks highest there, on every pixel, over small
+        # shifts: one product. The rest cannot win and stay at -1.
+        lead = np.argpartition(-coarse, FINE)[:FINE] if len(coarse) > FINE else slice(None)
         vraw = self._views(gray, tx, ty, hv, SHIFT_PX)
-        return slope, crop, tx, ty, vraw, _unit_rows(vraw) @ tpl
+        corr = np.full((len(vraw), len(coarse)), -1.0, np.float32)
+        corr[:, lead] = _ncc_rows(vraw, self._template_rows(hv)[lead].T)
+        return slope, crop, tx, ty, vraw, corr
+
+    def _mean_unit(self, hv: int) -> FloatImage:
+        """The deck's average band cut to the visible height, zero-mean unit-norm."""
+        if hv not in self._mean_cache:
+            t = self._mean_tpl[:hv - round(INSET_Y * TPL_PX)].ravel()
+            t = t - t.mean()
+            self._mean_cache[hv] = (t / (np.linalg.norm(t) + 1e-6)).astype(np.float32)
+        return self._mean_cache[hv]
 
     def _normalised_templates(self, hv: int, step: int = 1) -> tuple[FloatImage, FloatImage]:
         """Templates cut to the visible height (every ``step``-th pixel each way): raw,
@@ -600,12 +617,15 @@ class Reader:
             self._rows_cache[hv] = np.ascontiguousarray(self._normalised_templates(hv)[1].T)
         return self._rows_cache[hv]
 
-    def _quick(self, gray: FloatImage, places: list[tuple[int, int]], hv: int) -> int:
-        """Which placement some card explains best, judged on every other pixel."""
+    def _quick(self, gray: FloatImage, places: list[tuple[int, int]], hv: int,
+               ) -> tuple[int, FloatImage]:
+        """Which placement some card explains best, judged on every other pixel, and
+        every token's correlation there."""
         _, tpl = self._normalised_templates(hv, 2)
-        v = _unit_rows(np.concatenate(
-            [self._views(gray, x, y, hv, QUICK_SHIFT, 2) for x, y in places]))
-        return int(np.argmax((v @ tpl).max(axis=1))) // (2 * QUICK_SHIFT + 1) ** 2
+        corr = _ncc_rows(np.concatenate([self._views(gray, x, y, hv, 0, 2) for x, y in places]),
+                         tpl)
+        best = int(np.argmax(corr.max(axis=1))) if len(places) > 1 else 0
+        return best, corr[best]
 
     def _views(self, gray: FloatImage, tx: int, ty: int, hv: int, s: int,
                step: int = 1) -> FloatImage:
@@ -620,12 +640,7 @@ class Reader:
             y0, x0 = y0 + pad, x0 + pad
         if s == 0:
             return np.ascontiguousarray(gray[y0:y0 + hh:step, x0:x0 + ww:step]).reshape(1, -1)
-        rs, cs = gray.strides
-        win = np.lib.stride_tricks.as_strided(
-            gray[y0:, x0:], (2 * s + 1, 2 * s + 1, (hh + step - 1) // step,
-                             (ww + step - 1) // step), (rs, cs, rs * step, cs * step),
-            writeable=False)
-        return np.ascontiguousarray(win).reshape((2 * s + 1) ** 2, -1)
+        return _windows(gray[y0:, x0:], 2 * s + 1, 2 * s + 1, hh, ww, step)
 
     def classify(self, crop: FloatImage, visible_mm: float,
                  ) -> tuple[str, float, float, list[tuple[str, float]]]:
@@ -750,6 +765,29 @@ def _argmax2(res: FloatImage) -> tuple[int, int]:
     """(x, y) of a match result's highest value (first on a tie, like ``np.argmax``)."""
     x, y = cv2.minMaxLoc(res)[3]
     return int(x), int(y)
+
+
+def _windows(img: FloatImage, ny: int, nx: int, hh: int, ww: int, step: int = 1,
+             ) -> FloatImage:
+    """The ``hh`` x ``ww`` windows of ``img`` at the ``ny`` x ``nx`` top-left corners
+    nearest its own, one per row, y-major (every ``step``-th pixel each way)."""
+    rs, cs = img.strides
+    win = np.lib.stride_tricks.as_strided(
+        img, (ny, nx, (hh + step - 1) // step, (ww + step - 1) // step),
+        (rs, cs, rs * step, cs * step), writeable=False)
+    return np.ascontiguousarray(win).reshape(ny * nx, -1)
+
+
+def _ncc_rows(v: FloatImage, t: FloatImage) -> FloatImage:
+    """Each row of ``v`` correlated with the zero-mean unit-norm ``t`` (normalised).
+
+    ``t`` being zero-mean, the rows need no mean taken off for the product, only
+    for their norm.
+    """
+    n = v.shape[1]
+    s = v.sum(axis=1)
+    norm = np.sqrt(np.maximum(np.einsum("ij,ij->i", v, v) - s * s / n, 1e-12))
+    return np.asarray((v @ t) / (norm[:, None] if t.ndim == 2 else norm), np.float32)
 
 
 def _unit_rows(v: FloatImage) -> FloatImage:
