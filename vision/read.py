@@ -100,6 +100,9 @@ COVER_SLACK_MM: Final = 3.0  # a crooked covering card hides this much more at o
 MIN_EDGE: Final = 5.0  # colour step (sum of BGR levels) of a covered card's top edge
 
 
+_APART: Final = np.abs(np.subtract.outer(TILTS, TILTS)) >= TILT_APART  # tilt pairs far apart
+
+
 @dataclass
 class CardRead:
     zone: str
@@ -216,7 +219,6 @@ class Reader:
         self._tpl_cache: dict[tuple[int, int], tuple[FloatImage, FloatImage]] = {}
         self._rows_cache: dict[int, FloatImage] = {}
         self._dark_cache: dict[int, FloatImage] = {}
-        self._mean_cache: dict[int, FloatImage] = {}
         self._line_cache: dict[
             int, tuple[NDArray[np.intp], NDArray[np.intp], FloatImage, FloatImage]] = {}
         self._tw, self._th = band_px(profile.card_w, profile.band_mm)
@@ -486,7 +488,9 @@ class Reader:
         lo, hi, wlo, whi = self._tilt_lines(rows)
         vals = prof[lo] * wlo + prof[hi] * whi  # (tilts, strips, rows)
         vals.sort(axis=1)
-        line = vals[:, 1:STRIPS // 2].mean(axis=1)
+        line = vals[:, 1].copy()  # the lower half less the weakest, summed
+        for q in range(2, STRIPS // 2):
+            line += vals[:, q]
         best = line.max(axis=1)
         k = int(np.argmax(best))
         at = line[k]
@@ -494,8 +498,7 @@ class Reader:
         down = np.concatenate([at[1:], at[-1:]])
         peaks = np.nonzero((at >= up) & (at >= down))[0]
         # The runner-up: the best line at a tilt clearly apart from the winner's.
-        apart = np.abs(np.array(TILTS) - TILTS[k]) >= TILT_APART
-        other = int(np.argmax(np.where(apart, best, -1.0)))
+        other = int(np.argmax(np.where(_APART[k], best, -1.0)))
         return (float(TILTS[k]), [int(r) for r in peaks[np.argsort(-at[peaks])[:LINES]]],
                 float(TILTS[other]))
 
@@ -521,17 +524,28 @@ class Reader:
         gain = (1.0 / (self.gain_at(coef, *mid) * 255.0)).astype(np.float32)
         hv = min(h, max(int(visible * TPL_PX), 8))
         placed = self._place(to_frame, frame, gain, u0, v0, slope, rows, hv)
-        if float(placed[-1].max()) < GOOD_FIT:
+        rd = self._card(zone, placed, u0, v0, hv, gain, certain)
+        if (rd is None or rd.token == UNKNOWN) and float(placed[-1].max()) < GOOD_FIT:
             # A poor fit: a printed line of the mat or a covering card's edge may
             # have passed for this card's edge. Try the runner-up tilt.
             again = self._place(to_frame, frame, gain, u0, v0, runner_up, rows, hv)
             if float(again[-1].max()) > float(placed[-1].max()):
-                placed = again
-        slope, crop, tx, ty, vraw, corr = placed
-        v1 = v0 - slope * p.card_w / 2
+                rd = self._card(zone, again, u0, v0, hv, gain, certain)
+        return rd
+
+    def _card(self, zone: Zone, placed: tuple[float, FloatImage, int, int, FloatImage,
+                                              NDArray[np.intp], FloatImage],
+              u0: float, v0: float, hv: int, gain: FloatImage, certain: bool,
+              ) -> CardRead | None:
+        """The card a placed band shows, or ``None`` for an edge that was not certainly
+        a card's and whose band looks like no index."""
+        p, m = self.profile, round(REFINE_MM * TPL_PX)
+        slope, crop, tx, ty, vraw, lead, corr = placed
         if not certain and float(corr.max()) < INDEX_LIKE:
             return None
-        token, conf, score, cands = self._decide(crop, tx, ty, hv, vraw, corr, gain * 255.0)
+        token, conf, score, cands = self._decide(crop, tx, ty, hv, vraw, lead, corr,
+                                                 gain * 255.0)
+        v1 = v0 - slope * p.card_w / 2
         du, dvv = (tx - m) / TPL_PX, (ty - m) / TPL_PX
         band = [(u0 + du, v1 + dvv), (u0 + du + p.card_w, v1 + dvv + slope * p.card_w),
                 (u0 + du + p.card_w, v1 + dvv + slope * p.card_w + p.band_mm),
@@ -543,9 +557,10 @@ class Reader:
 
     def _place(self, to_frame: FloatImage, frame: Image, gain: FloatImage, u0: float,
                v0: float, slope: float, rows: list[int], hv: int,
-               ) -> tuple[float, FloatImage, int, int, FloatImage, FloatImage]:
+               ) -> tuple[float, FloatImage, int, int, FloatImage, NDArray[np.intp], FloatImage]:
         """The band warped upright at ``slope`` and where in it the index lies: (slope,
-        crop, x, y, the views over small shifts, every token's correlation with them).
+        crop, x, y, the views over small shifts, the tokens that may be the card and
+        their correlations with those views).
 
         Where it lies: where the deck's shared layout (frame, corner indices) fits;
         or one of the strongest straight lines (``rows``) is the card's top edge,
@@ -564,12 +579,12 @@ class Reader:
                           interpolation=cv2.INTER_AREA)
         lx, ly = _argmax2(cv2.matchTemplate(half, self._mean_half[:(hv - iy) // 2],
                                             cv2.TM_CCOEFF_NORMED))
-        hh, ww = hv - iy, self._mean_tpl.shape[1]
-        y0 = min(max(2 * ly - 2, 0), gray.shape[0] - hh - 4)
-        x0 = min(max(2 * lx - 2, 0), gray.shape[1] - ww - 4)
-        # 25 placements: a product of the views is quicker than matchTemplate's DFT.
-        near = _ncc_rows(_windows(gray[y0:, x0:], 5, 5, hh, ww), self._mean_unit(hv))
-        ly, lx = divmod(int(np.argmax(near)), 5)
+        full = self._mean_tpl[:hv - iy]
+        y0 = min(max(2 * ly - 2, 0), gray.shape[0] - full.shape[0] - 4)
+        x0 = min(max(2 * lx - 2, 0), gray.shape[1] - full.shape[1] - 4)
+        lx, ly = _argmax2(cv2.matchTemplate(
+            gray[y0:y0 + full.shape[0] + 4, x0:x0 + full.shape[1] + 4], full,
+            cv2.TM_CCOEFF_NORMED))
         tx, ty = x0 + lx - ix, y0 + ly - iy
         band_rows = gray[m + 2:m + hv - 2]
         sides = np.partition(cv2.absdiff(band_rows[:, 1:], band_rows[:, :-1]),
@@ -579,25 +594,15 @@ class Reader:
         for r in rows:
             hyps |= {(tx, r + 1), (int(np.argmax(pair)) + 1, r + 1)}
         places = _distinct(hyps)
-        best, coarse = self._quick(gray, places, hv)
-        tx, ty = places[best]
+        tx, ty = places[self._quick(gray, places, hv)] if len(places) > 1 else places[0]
+        # Every token there on every other pixel over small shifts, then those ranked
+        # highest on every pixel: the rest are no nearer to winning than to a tie.
         coarse = _ncc_rows(self._views(gray, tx, ty, hv, 1, 2),
                            self._normalised_templates(hv, 2)[1]).max(axis=0)
-        # The tokens the quick look ranks highest there, on every pixel, over small
-        # shifts: one product. The rest cannot win and stay at -1.
-        lead = np.argpartition(-coarse, FINE)[:FINE] if len(coarse) > FINE else slice(None)
+        lead = (np.argpartition(-coarse, FINE)[:FINE] if len(coarse) > FINE
+                else np.arange(len(coarse)))
         vraw = self._views(gray, tx, ty, hv, SHIFT_PX)
-        corr = np.full((len(vraw), len(coarse)), -1.0, np.float32)
-        corr[:, lead] = _ncc_rows(vraw, self._template_rows(hv)[lead].T)
-        return slope, crop, tx, ty, vraw, corr
-
-    def _mean_unit(self, hv: int) -> FloatImage:
-        """The deck's average band cut to the visible height, zero-mean unit-norm."""
-        if hv not in self._mean_cache:
-            t = self._mean_tpl[:hv - round(INSET_Y * TPL_PX)].ravel()
-            t = t - t.mean()
-            self._mean_cache[hv] = (t / (np.linalg.norm(t) + 1e-6)).astype(np.float32)
-        return self._mean_cache[hv]
+        return slope, crop, tx, ty, vraw, lead, _ncc_rows(vraw, self._template_rows(hv)[lead].T)
 
     def _normalised_templates(self, hv: int, step: int = 1) -> tuple[FloatImage, FloatImage]:
         """Templates cut to the visible height (every ``step``-th pixel each way): raw,
@@ -617,15 +622,11 @@ class Reader:
             self._rows_cache[hv] = np.ascontiguousarray(self._normalised_templates(hv)[1].T)
         return self._rows_cache[hv]
 
-    def _quick(self, gray: FloatImage, places: list[tuple[int, int]], hv: int,
-               ) -> tuple[int, FloatImage]:
-        """Which placement some card explains best, judged on every other pixel, and
-        every token's correlation there."""
+    def _quick(self, gray: FloatImage, places: list[tuple[int, int]], hv: int) -> int:
+        """Which placement some card explains best, judged on every other pixel."""
         _, tpl = self._normalised_templates(hv, 2)
-        corr = _ncc_rows(np.concatenate([self._views(gray, x, y, hv, 0, 2) for x, y in places]),
-                         tpl)
-        best = int(np.argmax(corr.max(axis=1))) if len(places) > 1 else 0
-        return best, corr[best]
+        v = np.concatenate([self._views(gray, x, y, hv, 0, 2) for x, y in places])
+        return int(np.argmax(_ncc_rows(v, tpl).max(axis=1)))
 
     def _views(self, gray: FloatImage, tx: int, ty: int, hv: int, s: int,
                step: int = 1) -> FloatImage:
@@ -641,19 +642,6 @@ class Reader:
         if s == 0:
             return np.ascontiguousarray(gray[y0:y0 + hh:step, x0:x0 + ww:step]).reshape(1, -1)
         return _windows(gray[y0:, x0:], 2 * s + 1, 2 * s + 1, hh, ww, step)
-
-    def classify(self, crop: FloatImage, visible_mm: float,
-                 ) -> tuple[str, float, float, list[tuple[str, float]]]:
-        """Token, confidence, best score and the top candidates for a band crop.
-
-        ``crop`` is the band with SHIFT_PX pixels of slack on every side, in true
-        colours (BGR, 0..1); only its top ``visible_mm`` is trusted.
-        """
-        gray = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
-        hv = min(self._th, max(int(min(visible_mm, self.profile.band_mm) * TPL_PX), 8))
-        _, tpl = self._normalised_templates(hv)
-        vraw = self._views(gray, SHIFT_PX, SHIFT_PX, hv, SHIFT_PX)
-        return self._decide(crop, SHIFT_PX, SHIFT_PX, hv, vraw, _unit_rows(vraw) @ tpl)
 
     def _dark(self, hv: int) -> FloatImage:
         """Per token, the level of its darkest print (its 2nd percentile) at height ``hv``."""
@@ -686,12 +674,13 @@ class Reader:
         return np.asarray(band - share * (veil - float(veil.mean())), np.float32)
 
     def _decide(self, crop: FloatImage, tx: int, ty: int, hv: int, vraw: FloatImage,
-                corr: FloatImage, veil: FloatImage | None = None,
+                lead: NDArray[np.intp], corr: FloatImage, veil: FloatImage | None = None,
                 ) -> tuple[str, float, float, list[tuple[str, float]]]:
         """Name the band at (tx, ty) of ``crop``, or ``unknown``.
 
-        A first pass ranks every token by grey correlation over small shifts
-        minus colour distance. Tokens of one colour share most of their band, so
+        ``corr`` holds the correlations of the ``lead`` tokens with ``vraw``, the
+        band's views over small shifts. A first pass ranks those tokens by their
+        best correlation minus colour distance. Tokens of one colour share most of their band, so
         the leaders are then compared pairwise where their templates differ (the
         numeral, the pips) and by colour; the smallest pairwise margin of the
         winner is its confidence.
@@ -704,18 +693,19 @@ class Reader:
         y0, x0 = max(ty, 0), max(tx, 0)
         band = crop[y0:y0 + hv, x0:x0 + w]
         if veil is not None:
-            band = self._unveil(band, vraw[len(vraw) // 2], hv, int(np.argmax(ncc)), veil)
+            band = self._unveil(band, vraw[len(vraw) // 2], hv, int(lead[np.argmax(ncc)]), veil)
         sig = colour_signature(band, 2)
-        cdist = _colour_distance(self.profile.chroma, sig)
+        cdist = _colour_distance(self.profile.chroma[lead], sig)
         # Colour differences below the noise floor (white balance, one photo per
         # card) say nothing: two cards of one suit are the same colour.
         cpen = np.maximum(cdist - COLOUR_FLOOR, 0.0)
         score = ncc - COLOUR_WEIGHT * cpen
-        # A deck enrolled in part may hold no more cards than the leaders counted.
-        lead = (np.argpartition(-score, TOP_K)[:TOP_K] if len(score) > TOP_K
-                else np.arange(len(score)))
-        order = [int(i) for i in lead[np.argsort(-score[lead])]]
-        cands = [(self.profile.tokens[i], float(score[i])) for i in order[:3]]
+        # From here on tokens are positions in ``lead``. A deck enrolled in part may
+        # hold no more cards than the leaders counted.
+        top = (np.argpartition(-score, TOP_K)[:TOP_K] if len(score) > TOP_K
+               else np.arange(len(score)))
+        order = [int(i) for i in top[np.argsort(-score[top])]]
+        cands = [(self.profile.tokens[lead[i]], float(score[i])) for i in order[:3]]
 
         def margins_of(a: int) -> dict[int, float]:
             """How much better ``a`` explains the band than each other leader.
@@ -725,8 +715,9 @@ class Reader:
             squared, so the numeral outweighs slight blur), plus colour.
             """
             others = [c for c in order if c != a]
-            wgt = np.square(rows[a] - rows[others])
-            v, ta, to = vraw[best_shift[a]], raw[a], raw[others]
+            ga, go = lead[a], lead[others]
+            wgt = np.square(rows[ga] - rows[go])
+            v, ta, to = vraw[best_shift[a]], raw[ga], raw[go]
             shape = _wncc_pair(v, ta, to, wgt)
             colour = (cpen[others] - cpen[a]) / PAIR_COLOUR_SCALE
             return dict(zip(others, (shape + colour).tolist(), strict=True))
@@ -739,17 +730,14 @@ class Reader:
                 break
             winner = loser
         margin = min(margins.values())
-        top = float(ncc[winner])
-        # Where the deck's cards differ from one another (numerals, names, pips) the
-        # band must look like the winner too: a card the profile does not know shares
-        # the frame and the corners with its suit, not its numeral.
+        best = float(ncc[winner])
         # Where the winner differs from the other leaders (its numeral, its name) the
         # band must look like the winner itself, not merely more like it than like
         # them: a card the profile lacks (or a band half out of place) is closer to
         # one of its suit than to the rest, yet unlike it just there.
-        rest = [c for c in order if c != winner]
-        wgt = np.square(rows[winner] - rows[rest].mean(axis=0))
-        own = _wncc(vraw[best_shift[winner]], raw[winner], wgt)
+        rest = lead[[c for c in order if c != winner]]
+        wgt = np.square(rows[lead[winner]] - rows[rest].mean(axis=0))
+        own = _wncc(vraw[best_shift[winner]], raw[lead[winner]], wgt)
         conf = min(float(np.clip(margin / (2 * MIN_MARGIN), 0, 1)),
                    float(np.clip((own - INDEX_FIT) / (INDEX_GOOD - INDEX_FIT), 0, 1)))
         # Never a guess: the winner must explain the band well with its colour
@@ -757,8 +745,8 @@ class Reader:
         plausible = (float(score[winner]) >= MIN_SCORE and own >= INDEX_FIT
                      and float(score[winner]) >= float(score[order[0]]) - MAX_RANK_GAP)
         if not plausible or margin < MIN_MARGIN:
-            return UNKNOWN, conf * 0.5, top, cands
-        return self.profile.tokens[winner], 0.5 + conf * 0.5, top, cands
+            return UNKNOWN, conf * 0.5, best, cands
+        return self.profile.tokens[lead[winner]], 0.5 + conf * 0.5, best, cands
 
 
 def _argmax2(res: FloatImage) -> tuple[int, int]:
@@ -784,9 +772,10 @@ def _ncc_rows(v: FloatImage, t: FloatImage) -> FloatImage:
     ``t`` being zero-mean, the rows need no mean taken off for the product, only
     for their norm.
     """
-    n = v.shape[1]
-    s = v.sum(axis=1)
-    norm = np.sqrt(np.maximum(np.einsum("ij,ij->i", v, v) - s * s / n, 1e-12))
+    # Row sums by OpenCV: numpy's pairwise summation is several times slower here.
+    s = cv2.reduce(v, 1, cv2.REDUCE_SUM)[:, 0]
+    ss = cv2.reduce(cv2.multiply(v, v), 1, cv2.REDUCE_SUM)[:, 0]
+    norm = np.sqrt(np.maximum(ss - s * s / v.shape[1], 1e-12))
     return np.asarray((v @ t) / (norm[:, None] if t.ndim == 2 else norm), np.float32)
 
 
