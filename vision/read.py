@@ -82,6 +82,7 @@ TILT_APART: Final = 0.03  # a runner-up tilt differs from the best by this at le
 FINE: Final = 24  # tokens the quick look ranks highest, compared on every pixel
 LINES: Final = 2  # strongest straight lines tried as the card's top edge
 SHIFT_PX: Final = 1  # template search range around the chosen placement, each way
+RECENTRE: Final = 3  # searches around the placement, each centred on the last one's best
 REFINE_MM: Final = 5.0  # how far the band may be from where the low-res view put it
 MIN_SCORE: Final = 0.85  # below: the band matches nothing in the profile well enough
 MAX_RANK_GAP: Final = 0.06  # how far below the best ranked a pairwise winner may start
@@ -602,8 +603,19 @@ class Reader:
                            self._normalised_templates(hv, 2)[1]).max(axis=0)
         lead = (np.argpartition(-coarse, FINE)[:FINE] if len(coarse) > FINE
                 else np.arange(len(coarse)))
-        vraw = self._views(gray, tx, ty, hv, SHIFT_PX)
-        return slope, crop, tx, ty, vraw, lead, _ncc_rows(vraw, self._template_rows(hv)[lead].T)
+        tpl = self._template_rows(hv)[lead].T
+        n = 2 * SHIFT_PX + 1
+        for _ in range(RECENTRE):
+            vraw = self._views(gray, tx, ty, hv, SHIFT_PX)
+            corr = _ncc_rows(vraw, tpl)
+            dy, dx = divmod(int(np.argmax(corr)) // corr.shape[1], n)
+            if SHIFT_PX not in (abs(dy - SHIFT_PX), abs(dx - SHIFT_PX)):
+                break
+            # The best fit lies at the edge of the shifts searched: the placement was
+            # off by more (a line taken for the edge, the lens scaling the card a
+            # little near the frame's edge). Search again around it.
+            tx, ty = tx + dx - SHIFT_PX, ty + dy - SHIFT_PX
+        return slope, crop, tx, ty, vraw, lead, corr
 
     def _normalised_templates(self, hv: int, step: int = 1) -> tuple[FloatImage, FloatImage]:
         """Templates cut to the visible height (every ``step``-th pixel each way): raw,
@@ -739,7 +751,8 @@ class Reader:
         # one of its suit than to the rest, yet unlike it just there.
         rest = lead[[c for c in order if c != winner]]
         wgt = np.square(rows[lead[winner]] - rows[rest].mean(axis=0))
-        own = _wncc(vraw[best_shift[winner]], raw[lead[winner]], wgt)
+        k = int(best_shift[winner])
+        own = float(_wncc_rows(vraw[k:k + 1], raw[lead[winner]], wgt)[0])
         conf = min(1.0, max(0.0, margin / (2 * MIN_MARGIN)),
                    max(0.0, (own - INDEX_FIT) / (INDEX_GOOD - INDEX_FIT)))
         # Never a guess: the winner must explain the band well with its colour
@@ -788,11 +801,16 @@ def _unit_rows(v: FloatImage) -> FloatImage:
     return v
 
 
-def _wncc(v: FloatImage, t: FloatImage, w: FloatImage) -> float:
-    """Weighted normalised cross-correlation of ``v`` with ``t`` (weights ``w``)."""
+def _wncc_rows(v: FloatImage, t: FloatImage, w: FloatImage) -> FloatImage:
+    """Weighted normalised cross-correlation of each row of ``v`` with ``t`` (weights ``w``)."""
     sw = float(w.sum()) + 1e-9
-    dv, dt = v - (w @ v) / sw, t - (w @ t) / sw
-    return float((w @ (dv * dt)) / np.sqrt((w @ (dv * dv)) * (w @ (dt * dt)) + 1e-12))
+    dt = t - float(w @ t) / sw
+    wt = w * dt
+    var_t = float(wt @ dt)
+    wv = v @ w
+    cross = v @ wt  # sum w (v - mv)(t - mt): dt sums to zero under w
+    var_v = np.maximum((v * v) @ w - wv * wv / sw, 1e-12)
+    return np.asarray(cross / np.sqrt(var_v * var_t + 1e-12), np.float32)
 
 
 def _wncc_pair(v: FloatImage, ta: FloatImage, to: FloatImage, w: FloatImage) -> FloatImage:
