@@ -75,9 +75,10 @@ GLARE_PALEST: Final = 0.35  # least share of a card's chroma glare may leave
 GLARE_LEAST: Final = 0.15  # share of white light over a band below which it is left on
 GLARE_MOST: Final = 0.8  # share of white light over a band taken off at most
 LIGHT_SAMPLES: Final = 1500
-TILTS: Final = tuple(round(-0.07 + 0.01 * i, 3) for i in range(15))  # card slopes tried
+TILT_STEP: Final = 0.01
+TILTS: Final = tuple(round(-0.07 + TILT_STEP * i, 3) for i in range(15))  # card slopes tried
 STRIPS: Final = 8  # column strips a card's top edge is followed in
-GOOD_FIT: Final = 0.85  # below this best correlation other tilts are tried
+SURE: Final = 0.75  # a read less confident than this is tried at the runner-up tilt too
 TILT_APART: Final = 0.03  # a runner-up tilt differs from the best by this at least
 FINE: Final = 24  # tokens the quick look ranks highest, compared on every pixel
 LINES: Final = 2  # strongest straight lines tried as the card's top edge
@@ -436,17 +437,26 @@ class Reader:
             return np.array([[1, 0, r.x - m], [0, 1, r.y - m], [0, 0, 1]], np.float64)
         return np.array([[-1, 0, r.x + r.w + m], [0, -1, r.y + r.h + m], [0, 0, 1]], np.float64)
 
+    def _band_matrix(self, u0: float, v0: float, slope: float) -> FloatImage:
+        """Crop pixel -> zone-local mm for the band whose top-left is (u0, v0) mm when
+        upright, turned about its top edge's middle to ``slope`` (a card laid crooked
+        is turned, its sides as crooked as its top), with REFINE_MM of slack."""
+        m, t, w = round(REFINE_MM * TPL_PX), TPL_PX, self.profile.card_w
+        c, s = 1 / np.hypot(1.0, slope), slope / np.hypot(1.0, slope)
+        # Crop (m, m) is the turned band's top-left corner.
+        x0, y0 = u0 + w / 2 - c * w / 2, v0 - s * w / 2
+        return np.array([[c / t, -s / t, x0 - (c - s) * m / t],
+                         [s / t, c / t, y0 - (s + c) * m / t],
+                         [0, 0, 1]])
+
     def _warp_band(self, to_frame: FloatImage, u0: float, v0: float, slope: float,
                    frame: Image, rows: int | None = None) -> Image:
-        """The band whose top-left is zone-local (u0, v0) mm at ``slope``, upright at
-        template scale with REFINE_MM of slack around it (its first ``rows`` rows)."""
-        m, t = round(REFINE_MM * TPL_PX), TPL_PX
-        # Crop pixel -> zone-local mm: the band's sides stay upright, its top slopes.
-        band = np.array([[1 / t, 0, u0 - m / t],
-                         [slope / t, 1 / t, v0 - (slope + 1) * m / t],
-                         [0, 0, 1]])
+        """The band whose top-left is zone-local (u0, v0) mm when upright, turned to
+        ``slope``, upright at template scale with REFINE_MM of slack around it (its
+        first ``rows`` rows)."""
+        m = round(REFINE_MM * TPL_PX)
         size = (self._tw + 2 * m, rows or self._th + 2 * m)
-        return cv2.warpPerspective(frame, to_frame @ band, size,
+        return cv2.warpPerspective(frame, to_frame @ self._band_matrix(u0, v0, slope), size,
                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                    borderMode=cv2.BORDER_REPLICATE)
 
@@ -501,7 +511,14 @@ class Reader:
         peaks = np.nonzero((at >= up) & (at >= down))[0]
         # The runner-up: the best line at a tilt clearly apart from the winner's.
         other = int(np.argmax(np.where(_APART[k], best, -1.0)))
-        return (float(TILTS[k]), [int(r) for r in peaks[np.argsort(-at[peaks])[:LINES]]],
+        # Between the tilts tried: the peak of a parabola through the best and its two
+        # neighbours (a tenth of a degree off turns the numeral's far end a pixel).
+        slope = float(TILTS[k])
+        if 0 < k < len(TILTS) - 1:
+            a, b, c = (float(x) for x in best[k - 1:k + 2])
+            if a - 2 * b + c < 0:
+                slope += min(max(0.5 * (a - c) / (a - 2 * b + c), -0.5), 0.5) * TILT_STEP
+        return (slope, [int(r) for r in peaks[np.argsort(-at[peaks])[:LINES]]],
                 float(TILTS[other]))
 
     def _classify_at(self, zone: Zone, t: float, cx: float, visible: float,
@@ -527,12 +544,13 @@ class Reader:
         hv = min(h, max(int(visible * TPL_PX), 8))
         placed = self._place(to_frame, frame, gain, u0, v0, slope, rows, hv)
         rd = self._card(zone, placed, u0, v0, hv, gain, certain)
-        if (rd is None or rd.token == UNKNOWN) and float(placed[-1].max()) < GOOD_FIT:
-            # A poor fit: a printed line of the mat or a covering card's edge may
+        if rd is None or rd.token == UNKNOWN or rd.confidence < SURE:
+            # A doubtful read: a printed line of the mat or a covering card's edge may
             # have passed for this card's edge. Try the runner-up tilt.
-            again = self._place(to_frame, frame, gain, u0, v0, runner_up, rows, hv)
-            if float(again[-1].max()) > float(placed[-1].max()):
-                rd = self._card(zone, again, u0, v0, hv, gain, certain)
+            again = self._card(zone, self._place(to_frame, frame, gain, u0, v0, runner_up,
+                                                 rows, hv), u0, v0, hv, gain, certain)
+            if again is not None and (rd is None or _rank(again) > _rank(rd)):
+                rd = again
         return rd
 
     def _card(self, zone: Zone, placed: tuple[float, FloatImage, int, int, FloatImage,
@@ -541,20 +559,19 @@ class Reader:
               ) -> CardRead | None:
         """The card a placed band shows, or ``None`` for an edge that was not certainly
         a card's and whose band looks like no index."""
-        p, m = self.profile, round(REFINE_MM * TPL_PX)
+        p = self.profile
         slope, crop, tx, ty, vraw, lead, corr = placed
         if not certain and float(corr.max()) < INDEX_LIKE:
             return None
         token, conf, score, cands = self._decide(crop, tx, ty, hv, vraw, lead, corr,
                                                  gain * 255.0)
-        v1 = v0 - slope * p.card_w / 2
-        du, dvv = (tx - m) / TPL_PX, (ty - m) / TPL_PX
-        band = [(u0 + du, v1 + dvv), (u0 + du + p.card_w, v1 + dvv + slope * p.card_w),
-                (u0 + du + p.card_w, v1 + dvv + slope * p.card_w + p.band_mm),
-                (u0 + du, v1 + dvv + p.band_mm)]
-        corners = [self._to_mat(zone, u, v) for u, v in band]
+        # The band's corners and its top edge's middle, crop pixels -> zone-local mm.
+        bw, bh = p.card_w * TPL_PX, p.band_mm * TPL_PX
+        pts = np.array([[tx, ty, 1], [tx + bw, ty, 1], [tx + bw, ty + bh, 1], [tx, ty + bh, 1],
+                        [tx + bw / 2, ty, 1]]) @ self._band_matrix(u0, v0, slope).T
+        corners = [self._to_mat(zone, float(u), float(v)) for u, v, _ in pts[:4]]
         rd = CardRead(zone.name, 0, token, conf, score, corners, cands)
-        rd.top_local = (v0 + dvv) * LOW_PX
+        rd.top_local = float(pts[4, 1]) * LOW_PX
         return rd
 
     def _place(self, to_frame: FloatImage, frame: Image, gain: FloatImage, u0: float,
@@ -569,11 +586,11 @@ class Reader:
         and across where that layout fits or where both side edges of a card-wide
         band show. The placement some card explains best wins.
         """
-        p, m, w = self.profile, round(REFINE_MM * TPL_PX), self._tw
+        m, w = round(REFINE_MM * TPL_PX), self._tw
         # A per-channel scalar: far quicker than numpy's broadcast over 3 channels.
         scalar: Any = (*gain.tolist(), 0.0)
-        crop = cv2.multiply(self._warp_band(to_frame, u0, v0 - slope * p.card_w / 2, slope,
-                                            frame), scalar, dtype=cv2.CV_32F)
+        crop = cv2.multiply(self._warp_band(to_frame, u0, v0, slope, frame), scalar,
+                            dtype=cv2.CV_32F)
         gray = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
         ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
         # The layout at half resolution, then within two pixels of it at full.
@@ -762,6 +779,11 @@ class Reader:
         if not plausible or margin < MIN_MARGIN:
             return UNKNOWN, conf * 0.5, best, cands
         return self.profile.tokens[lead[winner]], 0.5 + conf * 0.5, best, cands
+
+
+def _rank(rd: CardRead) -> tuple[bool, float, float]:
+    """Which of two reads of one band to keep: a card named, then the surer."""
+    return rd.token != UNKNOWN, rd.confidence, rd.score
 
 
 def _argmax2(res: FloatImage) -> tuple[int, int]:
