@@ -13,14 +13,18 @@ The pipeline for one frame:
    small warp (tilt 0) shows the card's top edge; the tilt is that of the
    straight line strong across nearly the whole width (the top edge and the
    frame printed parallel to it), found by summing column strips' colour
-   steps along every line of the tilts a hand puts a card down with. A second
-   warp turns the band upright at template scale. Where it lies: where the
-   deck's average band (its shared layout) fits, or on one of the strongest
-   lines, across where that layout fits or where both side edges show; the
-   placement some card explains best (a quick look on every other pixel)
-   wins. A stack's first or last band is looked for further along when it
-   fits badly (the outline was off), and a gap wider than any fan is searched
-   for the card hidden in it;
+   steps along every line of the tilts a hand puts a card down with (and
+   between two tilts tried, where a parabola through the line strengths
+   peaks). A second warp turns the band upright at template scale. Where it
+   lies: where the deck's average band (its shared layout) fits, or on one of
+   the strongest lines, across where that layout fits or where both side
+   edges show; the placement some card explains best (a quick look on every
+   other pixel) wins, and the search moves on while the best fit lies at the
+   edge of the pixels searched. A band read unknown or doubtful is read again
+   at the runner-up tilt (a line printed on the mat may have passed for the
+   card's edge). A stack's first or last band is looked for further along
+   when it fits badly (the outline was off), and a gap wider than any fan is
+   searched for the card hidden in it;
 5. classify: every token is ranked by grey normalised cross-correlation on
    every other pixel (one matrix product of zero-mean unit-norm templates and
    the band at every shift of a pixel), the highest ranked again on every pixel,
