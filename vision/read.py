@@ -625,17 +625,16 @@ class Reader:
         lead = (np.argpartition(-coarse, FINE)[:FINE] if len(coarse) > FINE
                 else np.arange(len(coarse)))
         tpl = self._template_rows(hv)[lead].T
-        n = 2 * SHIFT_PX + 1
         for _ in range(RECENTRE):
             vraw = self._views(gray, tx, ty, hv, SHIFT_PX)
             corr = _ncc_rows(vraw, tpl)
-            dy, dx = divmod(int(np.argmax(corr)) // corr.shape[1], n)
-            if SHIFT_PX not in (abs(dy - SHIFT_PX), abs(dx - SHIFT_PX)):
+            token = int(np.argmax(corr)) % corr.shape[1]
+            dx, dy = _beyond(corr[:, token])
+            if not (dx or dy):
                 break
-            # The best fit lies at the edge of the shifts searched: the placement was
-            # off by more (a line taken for the edge, the lens scaling the card a
-            # little near the frame's edge). Search again around it.
-            tx, ty = tx + dx - SHIFT_PX, ty + dy - SHIFT_PX
+            # The best fit lies beyond the shifts searched: the placement was off by
+            # more (a line of the art taken for the edge). Search again around it.
+            tx, ty = tx + dx, ty + dy
         return slope, crop, tx, ty, vraw, lead, corr
 
     def _normalised_templates(self, hv: int, step: int = 1) -> tuple[FloatImage, FloatImage]:
@@ -783,6 +782,28 @@ class Reader:
         if not plausible or margin < MIN_MARGIN:
             return UNKNOWN, conf * 0.5, best, cands
         return self.profile.tokens[lead[winner]], 0.5 + conf * 0.5, best, cands
+
+
+def _beyond(fit: FloatImage) -> tuple[int, int]:
+    """Which way (x, y) the best of a 3x3 grid of fits (y-major) lies beyond it.
+
+    Along each axis through the best, a parabola through the three fits peaks
+    within half a pixel of the middle one's neighbour, or further out.
+    """
+    g = fit.reshape(3, 3)
+    by, bx = divmod(int(np.argmax(g)), 3)
+    out = []
+    for a, b, c in ((g[by, 0], g[by, 1], g[by, 2]), (g[0, bx], g[1, bx], g[2, bx])):
+        a, b, c = float(a), float(b), float(c)
+        curve = a - 2 * b + c
+        if b >= max(a, c):
+            out.append(0)
+        elif curve >= 0:  # no peak in between: uphill all the way out
+            out.append(1 if c > a else -1)
+        else:
+            top = 0.5 * (a - c) / curve
+            out.append(0 if abs(top) <= 1.5 else (1 if top > 0 else -1))
+    return out[0], out[1]
 
 
 def _rank(rd: CardRead) -> tuple[bool, float, float]:
