@@ -550,11 +550,12 @@ class Reader:
         rd = self._card(zone, placed, u0, v0, hv, gain, certain)
         if rd is None or rd.token == UNKNOWN or rd.confidence < SURE:
             # A doubtful read: a printed line of the mat or a covering card's edge may
-            # have passed for this card's edge. Try the runner-up tilt.
-            again = self._card(zone, self._place(to_frame, frame, gain, u0, v0, runner_up,
-                                                 rows, hv), u0, v0, hv, gain, certain)
-            if again is not None and (rd is None or _rank(again) > _rank(rd)):
-                rd = again
+            # have passed for this card's edge. Try the runner-up tilt; the tilt at
+            # which some card fits the band better stands, with what it reads (a read
+            # is never shopped for: a worse fit that names a card is a guess).
+            again = self._place(to_frame, frame, gain, u0, v0, runner_up, rows, hv)
+            if float(again[-1].max()) > float(placed[-1].max()):
+                rd = self._card(zone, again, u0, v0, hv, gain, certain)
         return rd
 
     def _card(self, zone: Zone, placed: tuple[float, FloatImage, int, int, FloatImage,
@@ -804,11 +805,6 @@ def _beyond(fit: FloatImage) -> tuple[int, int]:
             top = 0.5 * (a - c) / curve
             out.append(0 if abs(top) <= 1.5 else (1 if top > 0 else -1))
     return out[0], out[1]
-
-
-def _rank(rd: CardRead) -> tuple[bool, float, float]:
-    """Which of two reads of one band to keep: a card named, then the surer."""
-    return rd.token != UNKNOWN, rd.confidence, rd.score
 
 
 def _argmax2(res: FloatImage) -> tuple[int, int]:
