@@ -22,7 +22,7 @@ The pipeline for one frame:
    other pixel) wins, and the search moves on while the best fit lies at the
    edge of the pixels searched. A band read unknown or doubtful is read again
    at the runner-up tilt (a line printed on the mat may have passed for the
-   card's edge). A stack's first or last band is looked for further along
+   card's edge); the tilt some card fits better stands. A stack's first or last band is looked for further along
    when it fits badly (the outline was off), and a gap wider than any fan is
    searched for the card hidden in it;
 5. classify: every token is ranked by grey normalised cross-correlation on
