@@ -631,10 +631,11 @@ class Reader:
             corr = _ncc_rows(vraw, tpl)
             token = int(np.argmax(corr)) % corr.shape[1]
             dx, dy = _beyond(corr[:, token])
-            if not (dx or dy):
+            if not (dx or dy) or hv < self._th:
                 break
             # The best fit lies beyond the shifts searched: the placement was off by
-            # more (a line of the art taken for the edge). Search again around it.
+            # more (a line of the art taken for the edge). Search again around it;
+            # not for a covered band, whose window would take in the covering edge.
             tx, ty = tx + dx, ty + dy
         return slope, crop, tx, ty, vraw, lead, corr
 
