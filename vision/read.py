@@ -89,6 +89,8 @@ MAX_RANK_GAP: Final = 0.06  # how far below the best ranked a pairwise winner ma
 INDEX_FIT: Final = 0.72  # below: the band is unlike the winner where its index differs
 INDEX_GOOD: Final = 0.88  # from here on that likeness leaves the confidence whole
 MIN_MARGIN: Final = 0.12  # below: two tokens are too alike to choose -> unknown
+SHAPE_SURE: Final = 0.95  # grey correlation that lets a card's colour be off by more
+SHAPE_SURE_SCORE: Final = 0.75  # than the noise floor, down to this score
 LOCAL_SIGMA: Final = 3.0  # px: the neighbourhood a second look stretches the contrast over
 LOCAL_FLOOR: Final = 0.02  # grey level spread (0..1) below which a neighbourhood is flat
 LOCAL_MARGIN: Final = 0.4  # MIN_MARGIN of the second look
@@ -752,8 +754,13 @@ class Reader:
         conf = min(float(np.clip(margin / (2 * MIN_MARGIN), 0, 1)),
                    float(np.clip((own - INDEX_FIT) / (INDEX_GOOD - INDEX_FIT), 0, 1)))
         # Never a guess: the winner must explain the band well with its colour
-        # too, and the pairwise look may only settle near-ties of the ranking.
-        plausible = (float(score[winner]) >= MIN_SCORE and own >= INDEX_FIT
+        # too, and the pairwise look may only settle near-ties of the ranking. Its
+        # colour may be further off (the light misjudged) only when the grey is
+        # all but exact and no card's colour is nearer.
+        well = float(score[winner]) >= MIN_SCORE or (
+            float(ncc[winner]) >= SHAPE_SURE and float(score[winner]) >= SHAPE_SURE_SCORE
+            and float(cpen[winner]) <= float(cpen.min()))
+        plausible = (well and own >= INDEX_FIT
                      and float(score[winner]) >= float(score[order[0]]) - MAX_RANK_GAP)
         if plausible and margin >= MIN_MARGIN:
             return self.profile.tokens[winner], 0.5 + conf * 0.5, float(ncc[winner]), cands
