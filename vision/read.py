@@ -25,13 +25,18 @@ The pipeline for one frame:
    templates times the band at every shift of a pixel) by grey normalised
    cross-correlation minus a colour distance above a noise floor (glare pales
    a colour toward grey, so a token's chroma may be scaled down to the
-   band's); the leaders are then compared pairwise where their templates
-   differ (the numeral, the pips, the name) and by colour. The winner's
-   smallest pairwise margin is its confidence, lowered when the band is
-   unlike the winner where the winner differs from the other leaders (a card
-   the profile lacks is nearer to one of its suit than to the rest, yet
-   unlike it just there). A weak match, a small margin or that unlikeness
-   makes the card ``unknown``, never a guess. A candidate edge whose band
+   band's; a troop's colour is its suit's median, as one photo's white
+   balance says nothing between two cards of a suit); the leaders are then
+   compared pairwise where their templates differ (the numeral, the pips,
+   the name) and by colour. The winner's smallest pairwise margin is its
+   confidence, lowered when the band is unlike the winner where the winner
+   differs from the other leaders (a card the profile lacks is nearer to one
+   of its suit than to the rest, yet unlike it just there). A weak match
+   (unless the grey is all but exact and no colour is nearer), a small margin
+   or that unlikeness makes the card ``unknown``, never a guess. A good match
+   whose leaders are too alike gets a second look, band and templates with
+   their contrast stretched locally: a pale numeral (yellow on yellow, or
+   under glare) then counts as much as black print. A candidate edge whose band
    looks like no index is not a card (it is a line in the art), nor is a
    band of the stack's outline that no token ranks even weakly for (glare or
    a shadow on the mat passed for card there).
