@@ -22,21 +22,26 @@ The pipeline for one frame:
    other pixel) wins, and the search moves on while the best fit lies at the
    edge of the pixels searched. A band read unknown or doubtful is read again
    at the runner-up tilt (a line printed on the mat may have passed for the
-   card's edge); the tilt some card fits better stands. A stack's first or last band is looked for further along
-   when it fits badly (the outline was off), and a gap wider than any fan is
-   searched for the card hidden in it;
+   card's edge); the tilt some card fits better stands. A stack's first or
+   last band is looked for further along when it fits badly (the outline was
+   off), and a gap wider than any fan is searched for the card hidden in it;
 5. classify: every token is ranked by grey normalised cross-correlation on
    every other pixel (one matrix product of zero-mean unit-norm templates and
    the band at every shift of a pixel), the highest ranked again on every pixel,
    then by that correlation minus a colour distance above a noise floor (glare pales
    a colour toward grey, so a token's chroma may be scaled down to the
-   band's); the leaders are then compared pairwise where their templates
-   differ (the numeral, the pips, the name) and by colour. The winner's
-   smallest pairwise margin is its confidence, lowered when the band is
-   unlike the winner where the winner differs from the other leaders (a card
-   the profile lacks is nearer to one of its suit than to the rest, yet
-   unlike it just there). A weak match, a small margin or that unlikeness
-   makes the card ``unknown``, never a guess. A candidate edge whose band
+   band's; a troop's colour is its suit's median, as one photo's white
+   balance says nothing between two cards of a suit); the leaders are then
+   compared pairwise where their templates differ (the numeral, the pips,
+   the name) and by colour. The winner's smallest pairwise margin is its
+   confidence, lowered when the band is unlike the winner where the winner
+   differs from the other leaders (a card the profile lacks is nearer to one
+   of its suit than to the rest, yet unlike it just there). A weak match
+   (unless the grey is all but exact and no colour is nearer), a small margin
+   or that unlikeness makes the card ``unknown``, never a guess. A good match
+   whose leaders are too alike gets a second look, band and templates with
+   their contrast stretched locally: a pale numeral (yellow on yellow, or
+   under glare) then counts as much as black print. A candidate edge whose band
    looks like no index is not a card (it is a line in the art), nor is a
    band of the stack's outline that no token ranks even weakly for (glare or
    a shadow on the mat passed for card there).
@@ -44,7 +49,7 @@ The pipeline for one frame:
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -52,6 +57,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from companion.rules.cards import Troop, parse_token
+from companion.rules.errors import NotationError
 from vision.calibrate import Calibration
 from vision.mat import MatLayout, Zone, standard_mat
 from vision.position import UNKNOWN, build_position
@@ -94,6 +101,13 @@ MAX_RANK_GAP: Final = 0.06  # how far below the best ranked a pairwise winner ma
 INDEX_FIT: Final = 0.72  # below: the band is unlike the winner where its index differs
 INDEX_GOOD: Final = 0.88  # from here on that likeness leaves the confidence whole
 MIN_MARGIN: Final = 0.12  # below: two tokens are too alike to choose -> unknown
+SHAPE_SURE: Final = 0.95  # grey correlation that lets a card's colour be off by more
+SHAPE_SURE_SCORE: Final = 0.75  # than the noise floor, down to this score
+LOCAL_SIGMA: Final = 3.0  # px: the neighbourhood a second look stretches the contrast over
+LOCAL_FLOOR: Final = 0.02  # grey level spread (0..1) below which a neighbourhood is flat
+LOCAL_MARGIN: Final = 0.4  # MIN_MARGIN of the second look
+LOCAL_FIT: Final = 0.82  # INDEX_FIT of the second look (a yellow 8 the profile lacks
+# looks like its yellow 5 up to about 0.8 there)
 INDEX_LIKE: Final = 0.8  # a weak edge is a card only if its band matches this well
 NO_INDEX: Final = 0.4  # a band no token ranks this high for is no card (a real card
 # read unknown under glare still ranks about 0.45 or more)
@@ -187,6 +201,27 @@ def _colour_distance(chroma: FloatImage, sig: FloatImage) -> FloatImage:
     return np.sqrt(np.einsum("ij,ij->i", d, d))
 
 
+def _suit_chroma(tokens: list[str], chroma: FloatImage) -> FloatImage:
+    """Each troop's colour signature as the median of its colour's enrolled troops.
+
+    Cards of one colour are printed alike: their signatures differ only by each
+    enrolment photo's white balance, which would otherwise count as a colour
+    difference between two cards of one suit (and put a card's own suit off).
+    """
+    suits: dict[object, list[int]] = {}
+    for i, token in enumerate(tokens):
+        try:
+            card = parse_token(token)
+        except NotationError:
+            continue  # a deck's own extra card: its photo alone says its colour
+        if isinstance(card, Troop):
+            suits.setdefault(card.colour, []).append(i)
+    out = chroma.astype(np.float32, copy=True)
+    for idx in suits.values():
+        out[idx] = np.median(chroma[idx], axis=0)
+    return out
+
+
 def _distinct(points: set[tuple[int, int]]) -> list[tuple[int, int]]:
     """Drop placements within the shift search of one already kept: it covers them."""
     kept: list[tuple[int, int]] = []
@@ -223,9 +258,11 @@ class Reader:
         gy, gx = np.mgrid[0:self.low_size[1]:8, 0:self.low_size[0]:8].astype(np.float32)
         self._grid_terms = _poly_terms(*self._norm(gx, gy))
         self._templates = profile.gray
+        self._chroma = _suit_chroma(profile.tokens, profile.chroma)
         self._tpl_cache: dict[tuple[int, int], tuple[FloatImage, FloatImage]] = {}
         self._rows_cache: dict[int, FloatImage] = {}
         self._dark_cache: dict[int, FloatImage] = {}
+        self._local_cache: dict[int, tuple[FloatImage, FloatImage]] = {}
         self._line_cache: dict[
             int, tuple[NDArray[np.intp], NDArray[np.intp], FloatImage, FloatImage]] = {}
         self._tw, self._th = band_px(profile.card_w, profile.band_mm)
@@ -678,6 +715,21 @@ class Reader:
             return np.ascontiguousarray(gray[y0:y0 + hh:step, x0:x0 + ww:step]).reshape(1, -1)
         return _windows(gray[y0:, x0:], 2 * s + 1, 2 * s + 1, hh, ww, step)
 
+    def classify(self, crop: FloatImage, visible_mm: float,
+                 ) -> tuple[str, float, float, list[tuple[str, float]]]:
+        """Token, confidence, best score and the top candidates for a band crop.
+
+        ``crop`` is the band with SHIFT_PX pixels of slack on every side, in true
+        colours (BGR, 0..1); only its top ``visible_mm`` is trusted. Every token
+        is compared on every pixel.
+        """
+        gray = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
+        hv = min(self._th, max(int(min(visible_mm, self.profile.band_mm) * TPL_PX), 8))
+        vraw = self._views(gray, SHIFT_PX, SHIFT_PX, hv, SHIFT_PX)
+        lead = np.arange(len(self.profile.tokens))
+        return self._decide(crop, SHIFT_PX, SHIFT_PX, hv, vraw, lead,
+                            _ncc_rows(vraw, self._normalised_templates(hv)[1]))
+
     def _dark(self, hv: int) -> FloatImage:
         """Per token, the level of its darkest print (its 2nd percentile) at height ``hv``."""
         if hv not in self._dark_cache:
@@ -709,6 +761,21 @@ class Reader:
         tint: Any = (*(share * (veil - float(veil.mean()))).tolist(), 0.0)
         return np.asarray(cv2.subtract(band, tint), np.float32)
 
+    def _local_templates(self, hv: int) -> tuple[FloatImage, FloatImage]:
+        """The templates with their contrast stretched locally, one per row: as they
+        are, and zero-mean unit-norm."""
+        if hv not in self._local_cache:
+            raw, _ = self._normalised_templates(hv)
+            shape = self._view_shape(hv)
+            loc = np.stack([_local_contrast(t.reshape(shape)).ravel() for t in raw])
+            self._local_cache[hv] = (loc, _unit_rows(loc))
+        return self._local_cache[hv]
+
+    def _view_shape(self, hv: int) -> tuple[int, int]:
+        """(rows, columns) of a band's inner part at visible height ``hv``."""
+        ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
+        return hv - iy, self._tw - 2 * ix
+
     def _decide(self, crop: FloatImage, tx: int, ty: int, hv: int, vraw: FloatImage,
                 lead: NDArray[np.intp], corr: FloatImage, veil: FloatImage | None = None,
                 ) -> tuple[str, float, float, list[tuple[str, float]]]:
@@ -719,11 +786,12 @@ class Reader:
         best correlation minus colour distance. Tokens of one colour share most of their band, so
         the leaders are then compared pairwise where their templates differ (the
         numeral, the pips) and by colour; the smallest pairwise margin of the
-        winner is its confidence.
+        winner is its confidence. A band that matches a card well but whose
+        leaders that leaves too alike gets a second look, with the contrast of
+        band and templates stretched locally.
         """
         w = self._tw
-        raw, _ = self._normalised_templates(hv)
-        rows = self._template_rows(hv)
+        raw_all, _ = self._normalised_templates(hv)
         best_shift = corr.argmax(axis=0)
         ncc = corr[best_shift, np.arange(corr.shape[1])]
         y0, x0 = max(ty, 0), max(tx, 0)
@@ -731,17 +799,71 @@ class Reader:
         if veil is not None:
             band = self._unveil(band, vraw[len(vraw) // 2], hv, int(lead[np.argmax(ncc)]), veil)
         sig = colour_signature(band, 2)
-        cdist = _colour_distance(self.profile.chroma[lead], sig)
+        cdist = _colour_distance(self._chroma[lead], sig)
         # Colour differences below the noise floor (white balance, one photo per
         # card) say nothing: two cards of one suit are the same colour.
         cpen = np.maximum(cdist - COLOUR_FLOOR, 0.0)
         score = ncc - COLOUR_WEIGHT * cpen
-        # From here on tokens are positions in ``lead``. A deck enrolled in part may
-        # hold no more cards than the leaders counted.
+        # From here on tokens are positions in ``lead``, and ``raw`` and ``rows``
+        # hold their templates. A deck enrolled in part may hold no more cards than
+        # the leaders counted.
+        raw, rows = raw_all[lead], self._template_rows(hv)[lead]
         top = (np.argpartition(-score, TOP_K)[:TOP_K] if len(score) > TOP_K
                else np.arange(len(score)))
         order = [int(i) for i in top[np.argsort(-score[top])]]
         cands = [(self.profile.tokens[lead[i]], float(score[i])) for i in order[:3]]
+        winner, margin, own = self._pairwise(order, lambda a: vraw[best_shift[a]], raw, rows,
+                                             cpen)
+        conf = min(1.0, max(0.0, margin / (2 * MIN_MARGIN)),
+                   max(0.0, (own - INDEX_FIT) / (INDEX_GOOD - INDEX_FIT)))
+        # Never a guess: the winner must explain the band well with its colour
+        # too, and the pairwise look may only settle near-ties of the ranking. Its
+        # colour may be further off (the light misjudged) only when the grey is
+        # all but exact and no card's colour is nearer.
+        well = float(score[winner]) >= MIN_SCORE or (
+            float(ncc[winner]) >= SHAPE_SURE and float(score[winner]) >= SHAPE_SURE_SCORE
+            and float(cpen[winner]) <= float(cpen.min()))
+        plausible = (well and own >= INDEX_FIT
+                     and float(score[winner]) >= float(score[order[0]]) - MAX_RANK_GAP)
+        if plausible and margin >= MIN_MARGIN:
+            return (self.profile.tokens[lead[winner]], 0.5 + conf * 0.5, float(ncc[winner]),
+                    cands)
+        if float(score[order[0]]) >= MIN_SCORE:
+            # A pale numeral (a yellow one, or any under glare) differs from its
+            # neighbours' by little grey next to the black print of the name: the
+            # leaders again, every neighbourhood's contrast stretched to one.
+            shape = self._view_shape(hv)
+            seen: dict[int, FloatImage] = {}
+
+            def stretched(a: int) -> FloatImage:
+                s = int(best_shift[a])
+                if s not in seen:
+                    seen[s] = _local_contrast(vraw[s].reshape(shape)).ravel()
+                return seen[s]
+
+            loc, loc_rows = self._local_templates(hv)
+            second, margin2, own2 = self._pairwise(order, stretched, loc[lead], loc_rows[lead],
+                                                   cpen)
+            # Only the margin may fail in grey: what else the first look asks of a
+            # winner, the second look's winner must meet too.
+            if (float(score[second]) >= MIN_SCORE and margin2 >= LOCAL_MARGIN
+                    and float(score[second]) >= float(score[order[0]]) - MAX_RANK_GAP
+                    and own2 >= LOCAL_FIT
+                    and _own(order, second, vraw[best_shift[second]], raw, rows) >= INDEX_FIT):
+                conf2 = min(1.0, max(0.0, margin2 / (2 * LOCAL_MARGIN)),
+                            max(0.0, (own2 - LOCAL_FIT) / (INDEX_GOOD - LOCAL_FIT)))
+                return (self.profile.tokens[lead[second]], 0.5 + conf2 * 0.5,
+                        float(ncc[second]), cands)
+        return UNKNOWN, conf * 0.5, float(ncc[winner]), cands
+
+    def _pairwise(self, order: list[int], view: Callable[[int], FloatImage], raw: FloatImage,
+                  rows: FloatImage, cpen: FloatImage) -> tuple[int, float, float]:
+        """The leader (of ``order``) that explains the band best pairwise, its smallest
+        margin, and how like it the band is where it differs from the others.
+
+        ``view(a)``: the band where ``a`` fits it best; ``raw``: the templates,
+        ``rows``: the same zero-mean unit-norm, both one per row.
+        """
 
         def margins_of(a: int) -> dict[int, float]:
             """How much better ``a`` explains the band than each other leader.
@@ -751,10 +873,8 @@ class Reader:
             squared, so the numeral outweighs slight blur), plus colour.
             """
             others = [c for c in order if c != a]
-            ga, go = lead[a], lead[others]
-            wgt = np.square(rows[ga] - rows[go])
-            v, ta, to = vraw[best_shift[a]], raw[ga], raw[go]
-            shape = _wncc_pair(v, ta, to, wgt)
+            wgt = np.square(rows[a] - rows[others])
+            shape = _wncc_pair(view(a), raw[a], raw[others], wgt)
             colour = (cpen[others] - cpen[a]) / PAIR_COLOUR_SCALE
             return dict(zip(others, (shape + colour).tolist(), strict=True))
 
@@ -765,25 +885,29 @@ class Reader:
             if margins[loser] >= 0:
                 break
             winner = loser
-        margin = min(margins.values())
-        best = float(ncc[winner])
-        # Where the winner differs from the other leaders (its numeral, its name) the
-        # band must look like the winner itself, not merely more like it than like
-        # them: a card the profile lacks (or a band half out of place) is closer to
-        # one of its suit than to the rest, yet unlike it just there.
-        rest = lead[[c for c in order if c != winner]]
-        wgt = np.square(rows[lead[winner]] - rows[rest].mean(axis=0))
-        k = int(best_shift[winner])
-        own = float(_wncc_rows(vraw[k:k + 1], raw[lead[winner]], wgt)[0])
-        conf = min(1.0, max(0.0, margin / (2 * MIN_MARGIN)),
-                   max(0.0, (own - INDEX_FIT) / (INDEX_GOOD - INDEX_FIT)))
-        # Never a guess: the winner must explain the band well with its colour
-        # too, and the pairwise look may only settle near-ties of the ranking.
-        plausible = (float(score[winner]) >= MIN_SCORE and own >= INDEX_FIT
-                     and float(score[winner]) >= float(score[order[0]]) - MAX_RANK_GAP)
-        if not plausible or margin < MIN_MARGIN:
-            return UNKNOWN, conf * 0.5, best, cands
-        return self.profile.tokens[lead[winner]], 0.5 + conf * 0.5, best, cands
+        return winner, min(margins.values()), _own(order, winner, view(winner), raw, rows)
+
+
+def _own(order: list[int], a: int, view: FloatImage, raw: FloatImage, rows: FloatImage,
+         ) -> float:
+    """How like leader ``a`` the band is where ``a`` differs from the other leaders.
+
+    Where the winner differs from the others (its numeral, its name) the band
+    must look like the winner itself, not merely more like it than like them:
+    a card the profile lacks (or a band half out of place) is closer to one of
+    its suit than to the rest, yet unlike it just there.
+    """
+    rest = [c for c in order if c != a]
+    wgt = np.square(rows[a] - rows[rest].mean(axis=0))
+    return float(_wncc_rows(view[None], raw[a], wgt)[0])
+
+
+def _local_contrast(img: FloatImage) -> FloatImage:
+    """Each pixel's difference from its neighbourhood's mean over the neighbourhood's
+    spread: a pale numeral then weighs as much as black print."""
+    d = img - cv2.GaussianBlur(img, (0, 0), LOCAL_SIGMA)
+    return np.asarray(d / (np.sqrt(cv2.GaussianBlur(d * d, (0, 0), LOCAL_SIGMA)) + LOCAL_FLOOR),
+                      np.float32)
 
 
 def _beyond(fit: FloatImage) -> tuple[int, int]:
