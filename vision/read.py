@@ -33,8 +33,9 @@ The pipeline for one frame:
    band's; a troop's colour is its suit's median, as one photo's white
    balance says nothing between two cards of a suit); the leaders are then
    compared pairwise where their templates differ (the numeral, the pips,
-   the name) and by colour. The winner's smallest pairwise margin is its
-   confidence, lowered when the band is unlike the winner where the winner
+   the name) and by colour, each where it fits best (a rival that looks
+   better where it fits leaves no margin). The winner's smallest pairwise
+   margin is its confidence, lowered when the band is unlike the winner where the winner
    differs from the other leaders (a card the profile lacks is nearer to one
    of its suit than to the rest, yet unlike it just there). A weak match
    (unless the grey is all but exact and no colour is nearer), a small margin
@@ -812,8 +813,8 @@ class Reader:
                else np.arange(len(score)))
         order = [int(i) for i in top[np.argsort(-score[top])]]
         cands = [(self.profile.tokens[lead[i]], float(score[i])) for i in order[:3]]
-        winner, margin, own = self._pairwise(order, lambda a: vraw[best_shift[a]], raw, rows,
-                                             cpen)
+        winner, margin, own = self._pairwise(order, lambda a: vraw[best_shift[a]], best_shift,
+                                             raw, rows, cpen)
         conf = min(1.0, max(0.0, margin / (2 * MIN_MARGIN)),
                    max(0.0, (own - INDEX_FIT) / (INDEX_GOOD - INDEX_FIT)))
         # Never a guess: the winner must explain the band well with its colour
@@ -842,8 +843,8 @@ class Reader:
                 return seen[s]
 
             loc, loc_rows = self._local_templates(hv)
-            second, margin2, own2 = self._pairwise(order, stretched, loc[lead], loc_rows[lead],
-                                                   cpen)
+            second, margin2, own2 = self._pairwise(order, stretched, best_shift, loc[lead],
+                                                   loc_rows[lead], cpen)
             # Only the margin may fail in grey: what else the first look asks of a
             # winner, the second look's winner must meet too.
             if (float(score[second]) >= MIN_SCORE and margin2 >= LOCAL_MARGIN
@@ -856,23 +857,24 @@ class Reader:
                         float(ncc[second]), cands)
         return UNKNOWN, conf * 0.5, float(ncc[winner]), cands
 
-    def _pairwise(self, order: list[int], view: Callable[[int], FloatImage], raw: FloatImage,
-                  rows: FloatImage, cpen: FloatImage) -> tuple[int, float, float]:
+    def _pairwise(self, order: list[int], view: Callable[[int], FloatImage],
+                  shift: NDArray[np.intp], raw: FloatImage, rows: FloatImage,
+                  cpen: FloatImage) -> tuple[int, float, float]:
         """The leader (of ``order``) that explains the band best pairwise, its smallest
         margin, and how like it the band is where it differs from the others.
 
-        ``view(a)``: the band where ``a`` fits it best; ``raw``: the templates,
-        ``rows``: the same zero-mean unit-norm, both one per row.
+        ``view(a)``: the band where ``a`` fits it best (at shift ``shift[a]``);
+        ``raw``: the templates, ``rows``: the same zero-mean unit-norm, both one
+        per row.
         """
 
-        def margins_of(a: int) -> dict[int, float]:
-            """How much better ``a`` explains the band than each other leader.
+        def margins_of(a: int, others: list[int]) -> dict[int, float]:
+            """How much better ``a`` explains the band than each of ``others``.
 
             Correlation weighted by how much the two templates differ there (on
             normalised templates, so two photos' exposure is no difference;
             squared, so the numeral outweighs slight blur), plus colour.
             """
-            others = [c for c in order if c != a]
             wgt = np.square(rows[a] - rows[others])
             shape = _wncc_pair(view(a), raw[a], raw[others], wgt)
             colour = (cpen[others] - cpen[a]) / PAIR_COLOUR_SCALE
@@ -880,11 +882,17 @@ class Reader:
 
         winner = order[0]
         for _ in range(TOP_K):
-            margins = margins_of(winner)
+            margins = margins_of(winner, [c for c in order if c != winner])
             loser = min(margins, key=lambda c: margins[c])
             if margins[loser] >= 0:
                 break
             winner = loser
+        # Where a rival fits best the band may look more like the rival: each is
+        # then surest where it fits, and the band is no more one than the other
+        # (a covered band showing only the tops of two numerals).
+        for c in margins:
+            if shift[c] != shift[winner]:
+                margins[c] = min(margins[c], -margins_of(c, [winner])[winner])
         return winner, min(margins.values()), _own(order, winner, view(winner), raw, rows)
 
 
