@@ -664,16 +664,15 @@ class Reader:
         lead = (np.argpartition(-coarse, FINE)[:FINE] if len(coarse) > FINE
                 else np.arange(len(coarse)))
         tpl = self._template_rows(hv)[lead].T
-        for _ in range(RECENTRE):
+        # While the best fit lies beyond the shifts searched (the placement was off
+        # by more: a line of the art taken for the edge) the search moves on; not for
+        # a covered band, whose window would take in the covering card's edge.
+        for _ in range(RECENTRE if hv == self._th else 1):
             vraw = self._views(gray, tx, ty, hv, SHIFT_PX)
             corr = _ncc_rows(vraw, tpl)
-            token = int(np.argmax(corr)) % corr.shape[1]
-            dx, dy = _beyond(corr[:, token])
-            if not (dx or dy) or hv < self._th:
+            dx, dy = _beyond(corr[:, int(np.argmax(corr)) % corr.shape[1]])
+            if not (dx or dy):
                 break
-            # The best fit lies beyond the shifts searched: the placement was off by
-            # more (a line of the art taken for the edge). Search again around it;
-            # not for a covered band, whose window would take in the covering edge.
             tx, ty = tx + dx, ty + dy
         return slope, crop, tx, ty, vraw, lead, corr
 
@@ -813,8 +812,8 @@ class Reader:
                else np.arange(len(score)))
         order = [int(i) for i in top[np.argsort(-score[top])]]
         cands = [(self.profile.tokens[lead[i]], float(score[i])) for i in order[:3]]
-        winner, margin, own = self._pairwise(order, lambda a: vraw[best_shift[a]], best_shift,
-                                             raw, rows, cpen)
+        winner, margin, own = self._pairwise(order, lambda k: vraw[k], best_shift, raw, rows,
+                                             cpen)
         conf = min(1.0, max(0.0, margin / (2 * MIN_MARGIN)),
                    max(0.0, (own - INDEX_FIT) / (INDEX_GOOD - INDEX_FIT)))
         # Never a guess: the winner must explain the band well with its colour
@@ -836,11 +835,10 @@ class Reader:
             shape = self._view_shape(hv)
             seen: dict[int, FloatImage] = {}
 
-            def stretched(a: int) -> FloatImage:
-                s = int(best_shift[a])
-                if s not in seen:
-                    seen[s] = _local_contrast(vraw[s].reshape(shape)).ravel()
-                return seen[s]
+            def stretched(k: int) -> FloatImage:
+                if k not in seen:
+                    seen[k] = _local_contrast(vraw[k].reshape(shape)).ravel()
+                return seen[k]
 
             loc, loc_rows = self._local_templates(hv)
             second, margin2, own2 = self._pairwise(order, stretched, best_shift, loc[lead],
@@ -857,16 +855,19 @@ class Reader:
                         float(ncc[second]), cands)
         return UNKNOWN, conf * 0.5, float(ncc[winner]), cands
 
-    def _pairwise(self, order: list[int], view: Callable[[int], FloatImage],
+    def _pairwise(self, order: list[int], view_at: Callable[[int], FloatImage],
                   shift: NDArray[np.intp], raw: FloatImage, rows: FloatImage,
                   cpen: FloatImage) -> tuple[int, float, float]:
         """The leader (of ``order``) that explains the band best pairwise, its smallest
         margin, and how like it the band is where it differs from the others.
 
-        ``view(a)``: the band where ``a`` fits it best (at shift ``shift[a]``);
-        ``raw``: the templates, ``rows``: the same zero-mean unit-norm, both one
-        per row.
+        ``view_at(k)``: the band at shift ``k``, ``shift[a]`` the one where ``a``
+        fits best; ``raw``: the templates, ``rows``: the same zero-mean unit-norm,
+        both one per row.
         """
+
+        def view(a: int) -> FloatImage:
+            return view_at(int(shift[a]))
 
         def margins_of(a: int, others: list[int]) -> dict[int, float]:
             """How much better ``a`` explains the band than each of ``others``.
@@ -958,7 +959,7 @@ def _windows(img: FloatImage, ny: int, nx: int, hh: int, ww: int, step: int = 1,
 
 
 def _ncc_rows(v: FloatImage, t: FloatImage) -> FloatImage:
-    """Each row of ``v`` correlated with the zero-mean unit-norm ``t`` (normalised).
+    """Each row of ``v`` correlated with each zero-mean unit-norm column of ``t``.
 
     ``t`` being zero-mean, the rows need no mean taken off for the product, only
     for their norm.
@@ -967,7 +968,7 @@ def _ncc_rows(v: FloatImage, t: FloatImage) -> FloatImage:
     s = cv2.reduce(v, 1, cv2.REDUCE_SUM)[:, 0]
     ss = cv2.reduce(cv2.multiply(v, v), 1, cv2.REDUCE_SUM)[:, 0]
     norm = np.sqrt(np.maximum(ss - s * s / v.shape[1], 1e-12))
-    return np.asarray((v @ t) / (norm[:, None] if t.ndim == 2 else norm), np.float32)
+    return np.asarray((v @ t) / norm[:, None], np.float32)
 
 
 def _unit_rows(v: FloatImage) -> FloatImage:
