@@ -50,7 +50,7 @@ The pipeline for one frame:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Generator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -138,6 +138,42 @@ class CardRead:
     def to_json(self) -> dict[str, Any]:
         return {"zone": self.zone, "order": self.order, "token": self.token,
                 "confidence": round(self.confidence, 3)}
+
+
+@dataclass(frozen=True)
+class _Ask:
+    """A band a zone's reading asks to be read: where the zone view shows a card's
+    top edge (row ``t``, centre ``cx``, zone-local low-res px), how much of the
+    band shows, and whether the edge is certainly a card's."""
+
+    zone: Zone
+    t: float
+    cx: float
+    visible: float
+    certain: bool
+
+
+@dataclass(frozen=True)
+class _Band:
+    """An asked-for band in frame terms: its top-left corner upright (zone-local mm),
+    zone-local mm -> frame px, its visible height in template px and the light's
+    inverse gain over it (per channel, for 8-bit levels)."""
+
+    ask: _Ask
+    u0: float
+    v0: float
+    to_frame: FloatImage
+    hv: int
+    gain: FloatImage
+
+
+def _advance(gen: Generator[_Ask, CardRead | None, list[CardRead]], sent: CardRead | None,
+             name: str, asked: dict[str, _Ask], done: dict[str, list[CardRead]]) -> None:
+    """Run a zone's reading on to its next ask, or to its end."""
+    try:
+        asked[name] = gen.send(sent)
+    except StopIteration as end:
+        done[name] = end.value
 
 
 @dataclass
@@ -325,10 +361,21 @@ class Reader:
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         m2f = calib.mat_to_frame
-        cards: list[CardRead] = []
-        for zone in self.layout.zones:
-            if zones is None or zone.name in zones:
-                cards += self._read_zone(zone, fg, corrected, frame, m2f, coef)
+        # Every zone's reading runs side by side: each asks for one band at a time
+        # (where it looks next depends on what it found), and the bands all zones
+        # ask for at once are read together, one call per step for all of them.
+        readers = {zone.name: self._read_zone(zone, fg, corrected)
+                   for zone in self.layout.zones if zones is None or zone.name in zones}
+        done: dict[str, list[CardRead]] = {}
+        asked: dict[str, _Ask] = {}
+        for name, gen in readers.items():
+            _advance(gen, None, name, asked, done)
+        while asked:
+            names = list(asked)
+            got = self._classify_many([asked.pop(n) for n in names], frame, m2f, coef)
+            for name, rd in zip(names, got, strict=True):
+                _advance(readers[name], rd, name, asked, done)
+        cards = [rd for name in readers for rd in done[name]]
         return FrameRead(cards, calib, fg.astype(bool), gain)
 
     # -- one zone ----------------------------------------------------------------------
@@ -347,8 +394,8 @@ class Reader:
         return r.x + r.w + m - u, r.y + r.h + m - v
 
     def _read_zone(self, zone: Zone, fg_all: Image, colour_all: FloatImage,
-                   frame: Image, m2f: FloatImage,
-                   coef: FloatImage) -> list[CardRead]:
+                   ) -> Generator[_Ask, CardRead | None, list[CardRead]]:
+        """A zone's cards, first played first: asks (yields) for each band it reads."""
         p = self.profile
         fg = self._zone_view(zone, fg_all)
         if zone.kind != "formation":
@@ -401,7 +448,7 @@ class Reader:
             band_rows = fg[int(t) + 1:int(t + max(visible, 3))]
             colcov = band_rows.mean(axis=0) if len(band_rows) else cols
             cx = self._card_centre(colcov, p.card_w, (c0 + c1 + 1) / 2)
-            rd = self._classify_at(zone, t, cx, visible, frame, m2f, coef, certain)
+            rd = yield _Ask(zone, t, cx, visible, certain)
             if rd is None:
                 continue  # a line in the art, not a card's edge
             if certain and rd.score < MIN_SCORE:
@@ -411,8 +458,7 @@ class Reader:
                     if t + step < 0 or t + step > next_top - MIN_GAP_MM * LOW_PX:
                         continue
                     vis = min(p.band_mm, next_top - t - step - COVER_SLACK_MM)
-                    other = self._classify_at(zone, t + step * LOW_PX, cx, vis, frame, m2f,
-                                              coef, certain)
+                    other = yield _Ask(zone, t + step * LOW_PX, cx, vis, certain)
                     if other is not None and other.score > rd.score:
                         rd = other
                     if rd.score >= MIN_SCORE:
@@ -437,8 +483,7 @@ class Reader:
                 lo, hi = int(a + MIN_GAP_MM * LOW_PX), int(b - MIN_GAP_MM * LOW_PX)
                 t = float(lo + np.argmax(grad[lo:hi + 1]) + 1)
                 visible = min(p.band_mm, b - t - COVER_SLACK_MM)
-                rd = self._classify_at(zone, t, (c0 + c1 + 1) / 2, visible, frame, m2f, coef,
-                                       False)
+                rd = yield _Ask(zone, t, (c0 + c1 + 1) / 2, visible, False)
                 if rd is not None and a + MIN_GAP_MM < rd.top_local < b - MIN_GAP_MM:
                     reads.insert(k, rd)
                     sure.insert(k, False)
@@ -519,10 +564,10 @@ class Reader:
             self._line_cache[rows] = (lo, lo + 1, 1 - fr, fr)
         return self._line_cache[rows]
 
-    def _top_edge(self, crop: Image) -> tuple[float, list[int], float]:
-        """The slope of the card's top edge in a band crop, the rows of the strongest
-        lines at that slope (each the boundary below that row), and the runner-up
-        slope.
+    def _top_edges(self, crops: Image) -> list[tuple[float, list[int], float]]:
+        """Per band crop (stacked, tilt 0): the slope of the card's top edge, the rows of
+        the strongest lines at that slope (each the boundary below that row), and the
+        runner-up slope.
 
         A card's top edge, and the frame and rules printed parallel to it, are
         straight colour steps across the whole width; the tops of a numeral, pips
@@ -533,57 +578,71 @@ class Reader:
         a line strong in nearly every strip gives the tilt.
         """
         m, w = round(REFINE_MM * TPL_PX), self._tw
-        rows = len(crop) - 1
+        n, rows = len(crops), crops.shape[1] - 1
         x0, x1 = m + round(0.1 * w), m + w - round(0.1 * w)
         x1 -= (x1 - x0) % STRIPS
-        # Each strip's colour steps summed (only their relative sizes matter).
-        g = cv2.absdiff(crop[1:, x0:x1], crop[:-1, x0:x1])
-        prof = g.reshape(rows, STRIPS, -1).sum(axis=2, dtype=np.float32).T.ravel()
+        # Every crop's rows one under the other: one colour step per row boundary for
+        # all of them (those between two crops are dropped), each strip's summed.
+        flat = crops.reshape(n * (rows + 1), -1)[:, 3 * x0:3 * x1]
+        steps = cv2.absdiff(flat[1:], flat[:-1])
+        prof = np.empty((n * (rows + 1), STRIPS), np.float32)
+        prof[:-1] = steps.reshape(len(steps), STRIPS, -1).sum(axis=2, dtype=np.float32)
+        prof = prof.reshape(n, rows + 1, STRIPS)[:, :rows].transpose(0, 2, 1).reshape(n, -1)
         lo, hi, wlo, whi = self._tilt_lines(rows)
-        vals = prof[lo] * wlo + prof[hi] * whi  # (tilts, strips, rows)
-        vals.sort(axis=1)
-        line = vals[:, 1].copy()  # the lower half less the weakest, summed
+        vals = prof[:, lo] * wlo + prof[:, hi] * whi  # (bands, tilts, strips, rows)
+        vals.sort(axis=2)
+        line = vals[:, :, 1].copy()  # the lower half less the weakest, summed
         for q in range(2, STRIPS // 2):
-            line += vals[:, q]
-        best = line.max(axis=1)
-        k = int(np.argmax(best))
-        at = line[k]
-        up = np.concatenate([at[:1], at[:-1]])
-        down = np.concatenate([at[1:], at[-1:]])
-        peaks = np.nonzero((at >= up) & (at >= down))[0]
+            line += vals[:, :, q]
+        best = line.max(axis=2)
+        ks = best.argmax(axis=1)
+        at = line[np.arange(n), ks]
+        up = np.concatenate([at[:, :1], at[:, :-1]], axis=1)
+        down = np.concatenate([at[:, 1:], at[:, -1:]], axis=1)
+        peak = (at >= up) & (at >= down)
+        strongest = np.argsort(np.where(peak, -at, np.inf), axis=1, kind="stable")[:, :LINES]
         # The runner-up: the best line at a tilt clearly apart from the winner's.
-        other = int(np.argmax(np.where(_APART[k], best, -1.0)))
-        # Between the tilts tried: the peak of a parabola through the best and its two
-        # neighbours (a tenth of a degree off turns the numeral's far end a pixel).
-        slope = float(TILTS[k])
-        if 0 < k < len(TILTS) - 1:
-            a, b, c = (float(x) for x in best[k - 1:k + 2])
-            if a - 2 * b + c < 0:
-                slope += min(max(0.5 * (a - c) / (a - 2 * b + c), -0.5), 0.5) * TILT_STEP
-        return (slope, [int(r) for r in peaks[np.argsort(-at[peaks])[:LINES]]],
-                float(TILTS[other]))
+        others = np.where(_APART[ks], best, -1.0).argmax(axis=1)
+        out = []
+        for i, k in enumerate(ks.tolist()):
+            # Between the tilts tried: the peak of a parabola through the best and its
+            # two neighbours (a tenth of a degree off turns the numeral's far end a pixel).
+            slope = float(TILTS[k])
+            if 0 < k < len(TILTS) - 1:
+                a, b, c = best[i, k - 1:k + 2].tolist()
+                if a - 2 * b + c < 0:
+                    slope += min(max(0.5 * (a - c) / (a - 2 * b + c), -0.5), 0.5) * TILT_STEP
+            lines = [r for r in strongest[i].tolist() if peak[i, r]]
+            out.append((slope, lines, float(TILTS[others[i]])))
+        return out
 
-    def _classify_at(self, zone: Zone, t: float, cx: float, visible: float,
-                     frame: Image, m2f: FloatImage, coef: FloatImage,
-                     certain: bool = True) -> CardRead | None:
-        """Place and read the card whose top edge the zone view shows near row ``t``.
+    def _classify_many(self, asks: list[_Ask], frame: Image, m2f: FloatImage,
+                       coef: FloatImage) -> list[CardRead | None]:
+        m, h = round(REFINE_MM * TPL_PX), self._th
+        bands = [self._band(a, m2f, coef) for a in asks]
+        # The tilt from each card's own top edge (and the lines parallel to it).
+        edges = self._top_edges(np.stack([
+            self._warp_band(b.to_frame, b.u0, b.v0, 0.0, frame, m + h // 2) for b in bands]))
+        return [self._classify_at(b, e, frame) for b, e in zip(bands, edges, strict=True)]
+
+    def _band(self, ask: _Ask, m2f: FloatImage, coef: FloatImage) -> _Band:
+        p = self.profile
+        u0, v0 = ask.cx / LOW_PX - p.card_w / 2, ask.t / LOW_PX
+        mid = self._to_mat(ask.zone, u0 + p.card_w / 2, v0 + p.band_mm / 2)
+        return _Band(ask, u0, v0, m2f @ self._zone_matrix(ask.zone),
+                     min(self._th, max(int(ask.visible * TPL_PX), 8)),
+                     (1.0 / (self.gain_at(coef, *mid) * 255.0)).astype(np.float32))
+
+    def _classify_at(self, band: _Band, edge: tuple[float, list[int], float],
+                     frame: Image) -> CardRead | None:
+        """Place and read a band whose top edge's tilt and strongest lines are ``edge``.
 
         ``None`` for an edge that was not certainly a card's and whose band looks
         like no index (a line in the art).
         """
-        p = self.profile
-        u0 = cx / LOW_PX - p.card_w / 2
-        v0 = t / LOW_PX
-        m = round(REFINE_MM * TPL_PX)
-        h = self._th
-        to_frame = m2f @ self._zone_matrix(zone)
-        # The tilt from the card's own top edge (and the lines parallel to it), then
-        # one upright warp turned about the band's centre.
-        slope, rows, runner_up = self._top_edge(
-            self._warp_band(to_frame, u0, v0, 0.0, frame, m + h // 2))
-        mid = self._to_mat(zone, u0 + p.card_w / 2, v0 + p.band_mm / 2)
-        gain = (1.0 / (self.gain_at(coef, *mid) * 255.0)).astype(np.float32)
-        hv = min(h, max(int(visible * TPL_PX), 8))
+        slope, rows, runner_up = edge
+        zone, certain = band.ask.zone, band.ask.certain
+        u0, v0, to_frame, hv, gain = band.u0, band.v0, band.to_frame, band.hv, band.gain
         placed = self._place(to_frame, frame, gain, u0, v0, slope, rows, hv)
         rd = self._card(zone, placed, u0, v0, hv, gain, certain)
         if rd is None or rd.token == UNKNOWN or rd.confidence < SURE:
