@@ -52,7 +52,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Generator
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import cv2
 import numpy as np
@@ -165,6 +165,21 @@ class _Band:
     to_frame: FloatImage
     hv: int
     gain: FloatImage
+
+
+class _Placed(NamedTuple):
+    """A band warped upright at ``slope`` (true colours) and where in it the index
+    lies (``tx``, ``ty``), with the tokens that may be the card (``lead``) and their
+    correlations (``corr``, one column each) with the band's views over small shifts
+    (``vraw``, one per row)."""
+
+    slope: float
+    crop: FloatImage
+    tx: int
+    ty: int
+    vraw: FloatImage
+    lead: NDArray[np.intp]
+    corr: FloatImage
 
 
 def _advance(gen: Generator[_Ask, CardRead | None, list[CardRead]], sent: CardRead | None,
@@ -623,7 +638,7 @@ class Reader:
         # The tilt from each card's own top edge (and the lines parallel to it).
         edges = self._top_edges(np.stack([
             self._warp_band(b.to_frame, b.u0, b.v0, 0.0, frame, m + h // 2) for b in bands]))
-        return [self._classify_at(b, e, frame) for b, e in zip(bands, edges, strict=True)]
+        return self._read_many(bands, edges, frame)
 
     def _band(self, ask: _Ask, m2f: FloatImage, coef: FloatImage) -> _Band:
         p = self.profile
@@ -633,66 +648,62 @@ class Reader:
                      min(self._th, max(int(ask.visible * TPL_PX), 8)),
                      (1.0 / (self.gain_at(coef, *mid) * 255.0)).astype(np.float32))
 
-    def _classify_at(self, band: _Band, edge: tuple[float, list[int], float],
-                     frame: Image) -> CardRead | None:
-        """Place and read a band whose top edge's tilt and strongest lines are ``edge``.
+    def _read_many(self, bands: list[_Band], edges: list[tuple[float, list[int], float]],
+                   frame: Image) -> list[CardRead | None]:
+        """Place and read each band whose top edge's tilt, strongest lines and
+        runner-up tilt are ``edges``.
 
         ``None`` for an edge that was not certainly a card's and whose band looks
         like no index (a line in the art).
         """
-        slope, rows, runner_up = edge
-        zone, certain = band.ask.zone, band.ask.certain
-        u0, v0, to_frame, hv, gain = band.u0, band.v0, band.to_frame, band.hv, band.gain
-        placed = self._place(to_frame, frame, gain, u0, v0, slope, rows, hv)
-        rd = self._card(zone, placed, u0, v0, hv, gain, certain)
-        if rd is None or rd.token == UNKNOWN or rd.confidence < SURE:
-            # A doubtful read: a printed line of the mat or a covering card's edge may
-            # have passed for this card's edge. Try the runner-up tilt; the tilt at
-            # which some card fits the band better stands, with what it reads (a read
-            # is never shopped for: a worse fit that names a card is a guess).
-            again = self._place(to_frame, frame, gain, u0, v0, runner_up, rows, hv)
-            if float(again[-1].max()) > float(placed[-1].max()):
-                rd = self._card(zone, again, u0, v0, hv, gain, certain)
-        return rd
+        placed = self._place_many(bands, [(e[0], e[1]) for e in edges], frame)
+        reads = [self._card(b, pl) for b, pl in zip(bands, placed, strict=True)]
+        # A doubtful read: a printed line of the mat or a covering card's edge may have
+        # passed for this card's edge. The runner-up tilt is tried; the tilt at which
+        # some card fits the band better stands, with what it reads (a read is never
+        # shopped for: a worse fit that names a card is a guess).
+        doubt = [i for i, rd in enumerate(reads)
+                 if rd is None or rd.token == UNKNOWN or rd.confidence < SURE]
+        again = self._place_many([bands[i] for i in doubt],
+                                 [(edges[i][2], edges[i][1]) for i in doubt], frame)
+        for i, pl in zip(doubt, again, strict=True):
+            if float(pl.corr.max()) > float(placed[i].corr.max()):
+                reads[i] = self._card(bands[i], pl)
+        return reads
 
-    def _card(self, zone: Zone, placed: tuple[float, FloatImage, int, int, FloatImage,
-                                              NDArray[np.intp], FloatImage],
-              u0: float, v0: float, hv: int, gain: FloatImage, certain: bool,
-              ) -> CardRead | None:
+    def _card(self, band: _Band, placed: _Placed) -> CardRead | None:
         """The card a placed band shows, or ``None`` for an edge that was not certainly
         a card's and whose band looks like no index."""
         p = self.profile
         slope, crop, tx, ty, vraw, lead, corr = placed
-        if not certain and float(corr.max()) < INDEX_LIKE:
+        if not band.ask.certain and float(corr.max()) < INDEX_LIKE:
             return None
-        token, conf, score, cands = self._decide(crop, tx, ty, hv, vraw, lead, corr,
-                                                 gain * 255.0)
+        token, conf, score, cands = self._decide(crop, tx, ty, band.hv, vraw, lead, corr,
+                                                 band.gain * 255.0)
         # The band's corners and its top edge's middle, crop pixels -> zone-local mm.
         bw, bh = p.card_w * TPL_PX, p.band_mm * TPL_PX
         pts = np.array([[tx, ty, 1], [tx + bw, ty, 1], [tx + bw, ty + bh, 1], [tx, ty + bh, 1],
-                        [tx + bw / 2, ty, 1]]) @ self._band_matrix(u0, v0, slope).T
+                        [tx + bw / 2, ty, 1]]) @ self._band_matrix(band.u0, band.v0, slope).T
+        zone = band.ask.zone
         corners = [self._to_mat(zone, float(u), float(v)) for u, v, _ in pts[:4]]
         rd = CardRead(zone.name, 0, token, conf, score, corners, cands)
         rd.top_local = float(pts[4, 1]) * LOW_PX
         return rd
 
-    def _place(self, to_frame: FloatImage, frame: Image, gain: FloatImage, u0: float,
-               v0: float, slope: float, rows: list[int], hv: int,
-               ) -> tuple[float, FloatImage, int, int, FloatImage, NDArray[np.intp], FloatImage]:
-        """The band warped upright at ``slope`` and where in it the index lies: (slope,
-        crop, x, y, the views over small shifts, the tokens that may be the card and
-        their correlations with those views).
+    def _layout(self, band: _Band, slope: float, rows: list[int], frame: Image,
+                ) -> tuple[FloatImage, FloatImage, list[tuple[int, int]]]:
+        """The band warped upright at ``slope`` (true colours, and blurred grey) and the
+        placements of its index worth a look.
 
-        Where it lies: where the deck's shared layout (frame, corner indices) fits;
-        or one of the strongest straight lines (``rows``) is the card's top edge,
-        and across where that layout fits or where both side edges of a card-wide
-        band show. The placement some card explains best wins.
+        Where the deck's shared layout (frame, corner indices) fits; or one of the
+        strongest straight lines (``rows``) is the card's top edge, and across where
+        that layout fits or where both side edges of a card-wide band show.
         """
-        m, w = round(REFINE_MM * TPL_PX), self._tw
+        m, w, hv = round(REFINE_MM * TPL_PX), self._tw, band.hv
         # A per-channel scalar: far quicker than numpy's broadcast over 3 channels.
-        scalar: Any = (*gain.tolist(), 0.0)
-        crop = cv2.multiply(self._warp_band(to_frame, u0, v0, slope, frame), scalar,
-                            dtype=cv2.CV_32F)
+        scalar: Any = (*band.gain.tolist(), 0.0)
+        crop = cv2.multiply(self._warp_band(band.to_frame, band.u0, band.v0, slope, frame),
+                            scalar, dtype=cv2.CV_32F)
         gray = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
         ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
         # The layout at half resolution, then within two pixels of it at full.
@@ -714,26 +725,65 @@ class Reader:
         hyps = {(tx, ty)}
         for r in rows:
             hyps |= {(tx, r + 1), (int(np.argmax(pair)) + 1, r + 1)}
-        places = _distinct(hyps)
-        tx, ty = places[self._quick(gray, places, hv)] if len(places) > 1 else places[0]
-        # Every token there on every other pixel over small shifts, then those ranked
-        # highest on every pixel: the rest are no nearer to winning than to a tie.
-        coarse = _ncc_rows(self._views(gray, tx, ty, hv, 1, 2),
-                           self._normalised_templates(hv, 2)[1]).max(axis=0)
-        lead = (np.argpartition(-coarse, FINE)[:FINE] if len(coarse) > FINE
-                else np.arange(len(coarse)))
-        tpl = self._template_rows(hv)[lead].T
-        # While the best fit lies beyond the shifts searched (the placement was off
-        # by more: a line of the art taken for the edge) the search moves on; not for
-        # a covered band, whose window would take in the covering card's edge.
-        for _ in range(RECENTRE if hv == self._th else 1):
-            vraw = self._views(gray, tx, ty, hv, SHIFT_PX)
-            corr = _ncc_rows(vraw, tpl)
-            dx, dy = _beyond(corr[:, int(np.argmax(corr)) % corr.shape[1]])
-            if not (dx or dy):
-                break
-            tx, ty = tx + dx, ty + dy
-        return slope, crop, tx, ty, vraw, lead, corr
+        return crop, gray, _distinct(hyps)
+
+    def _place_many(self, bands: list[_Band], edges: list[tuple[float, list[int]]],
+                    frame: Image) -> list[_Placed]:
+        """Each band warped upright at its slope and where in it the index lies (the
+        placement some card explains best), with the tokens that may be the card and
+        their correlations with the band over small shifts there.
+
+        Bands of one visible height are compared with the templates together.
+        """
+        laid = [self._layout(b, slope, rows, frame) for b, (slope, rows) in zip(
+            bands, edges, strict=True)]
+        at = [places[0] for _, _, places in laid]
+        leads: list[NDArray[np.intp]] = [np.arange(0)] * len(bands)
+        groups: dict[int, list[int]] = {}
+        for i, b in enumerate(bands):
+            groups.setdefault(b.hv, []).append(i)
+        for hv, idx in groups.items():
+            _, tpl2 = self._normalised_templates(hv, 2)
+            # Which placement some card explains best, judged on every other pixel.
+            many = [i for i in idx if len(laid[i][2]) > 1]
+            if many:
+                looks = _ncc_rows(np.concatenate([
+                    self._views(laid[i][1], x, y, hv, 0, 2) for i in many
+                    for x, y in laid[i][2]]), tpl2).max(axis=1)
+                k = 0
+                for i in many:
+                    n = len(laid[i][2])
+                    at[i] = laid[i][2][int(np.argmax(looks[k:k + n]))]
+                    k += n
+            # Every token there on every other pixel over small shifts, then those
+            # ranked highest on every pixel: the rest are no nearer to winning than to
+            # a tie.
+            coarse = _ncc_rows(np.concatenate([
+                self._views(laid[i][1], *at[i], hv, 1, 2) for i in idx]), tpl2)
+            coarse = coarse.reshape(len(idx), -1, coarse.shape[1]).max(axis=1)
+            if coarse.shape[1] > FINE:
+                top = np.argpartition(-coarse, FINE, axis=1)[:, :FINE]
+            else:
+                top = np.broadcast_to(np.arange(coarse.shape[1]), coarse.shape)
+            for i, lead in zip(idx, top, strict=True):
+                leads[i] = lead
+        out = []
+        for i, b in enumerate(bands):
+            _, gray = laid[i][:2]
+            tx, ty = at[i]
+            tpl = self._template_rows(b.hv)[leads[i]].T
+            # While the best fit lies beyond the shifts searched (the placement was off
+            # by more: a line of the art taken for the edge) the search moves on; not
+            # for a covered band, whose window would take in the covering card's edge.
+            for _ in range(RECENTRE if b.hv == self._th else 1):
+                vraw = self._views(gray, tx, ty, b.hv, SHIFT_PX)
+                corr = _ncc_rows(vraw, tpl)
+                dx, dy = _beyond(corr[:, int(np.argmax(corr)) % corr.shape[1]])
+                if not (dx or dy):
+                    break
+                tx, ty = tx + dx, ty + dy
+            out.append(_Placed(edges[i][0], laid[i][0], tx, ty, vraw, leads[i], corr))
+        return out
 
     def _normalised_templates(self, hv: int, step: int = 1) -> tuple[FloatImage, FloatImage]:
         """Templates cut to the visible height (every ``step``-th pixel each way): raw,
@@ -752,12 +802,6 @@ class Reader:
         if hv not in self._rows_cache:
             self._rows_cache[hv] = np.ascontiguousarray(self._normalised_templates(hv)[1].T)
         return self._rows_cache[hv]
-
-    def _quick(self, gray: FloatImage, places: list[tuple[int, int]], hv: int) -> int:
-        """Which placement some card explains best, judged on every other pixel."""
-        _, tpl = self._normalised_templates(hv, 2)
-        v = np.concatenate([self._views(gray, x, y, hv, 0, 2) for x, y in places])
-        return int(np.argmax(_ncc_rows(v, tpl).max(axis=1)))
 
     def _views(self, gray: FloatImage, tx: int, ty: int, hv: int, s: int,
                step: int = 1) -> FloatImage:
