@@ -49,21 +49,31 @@ def band_features(band: FloatImage) -> tuple[FloatImage, FloatImage]:
 
 
 def colour_signature(band: FloatImage, step: int = 1) -> FloatImage:
-    """Mean Lab chroma of a band (BGR float 0..1) and of its most saturated quarter.
+    """Mean Lab chroma of a band (BGR float 0..1) and of its most saturated quarter."""
+    return colour_signatures(band[None], step)[0]
+
+
+def colour_signatures(bands: FloatImage, step: int = 1) -> FloatImage:
+    """``colour_signature`` of each of equally sized bands, stacked.
 
     ``step`` samples every step-th pixel each way: a mean needs no more. The
     8-bit conversion (table driven, many times faster than the float one) is
     exact to a Lab unit, far below the colour noise floor.
     """
     ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
-    inner = cv2.convertScaleAbs(band[iy::step, ix:band.shape[1] - ix:step], alpha=255.0)
-    ab = cv2.cvtColor(inner, cv2.COLOR_BGR2Lab).reshape(-1, 3)[:, 1:].astype(np.float32) - 128.0
-    sat = np.einsum("ij,ij->i", ab, ab)
-    k = (len(sat) * 3) // 4
-    keep = (sat >= np.partition(sat, k)[k]).astype(np.float32)
+    inner = bands[:, iy::step, ix:bands.shape[2] - ix:step]
+    n, h, w = inner.shape[:3]
+    # All bands as one image: the conversions work pixel by pixel.
+    px = cv2.convertScaleAbs(np.ascontiguousarray(inner).reshape(n * h, w, 3), alpha=255.0)
+    ab = cv2.cvtColor(px, cv2.COLOR_BGR2Lab).reshape(n, h * w, 3)[:, :, 1:].astype(
+        np.float32) - 128.0
+    sat = np.einsum("bij,bij->bi", ab, ab)
+    k = (h * w * 3) // 4
+    keep = (sat >= np.partition(sat, k, axis=1)[:, k:k + 1]).astype(np.float32)
     # Both means as one small product: numpy's column means are slow on (n, 2).
-    sums = np.stack([np.ones_like(keep), keep]) @ ab
-    return (sums / np.array([[len(sat)], [keep.sum()]], np.float32)).ravel()
+    sums = np.stack([np.ones_like(keep), keep], axis=1) @ ab
+    counts = np.stack([np.full(n, h * w, np.float32), keep.sum(axis=1)], axis=1)
+    return np.asarray((sums / counts[:, :, None]).reshape(n, 4), np.float32)
 
 
 @dataclass

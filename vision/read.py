@@ -71,7 +71,7 @@ from vision.profile import (
     DeckProfile,
     ProfileError,
     band_px,
-    colour_signature,
+    colour_signatures,
 )
 from vision.render_mat import background_mask, render_mat
 from vision.types import FloatImage, Image
@@ -241,16 +241,17 @@ def edge_rows(img: FloatImage, q: float = 0.2, spread: int = 5) -> FloatImage:
 
 
 def _colour_distance(chroma: FloatImage, sig: FloatImage) -> FloatImage:
-    """Each token's colour signature's distance from the band's, glare allowed for.
+    """Per band, each token's colour signature's (``chroma[band]``) distance from the
+    band's (``sig[band]``), glare allowed for.
 
     Glare is white light added over the card: it pales every colour toward grey
     by one factor, keeping its hue. So each token's chroma may be scaled down
     (not up) to the band's before the distance is taken.
     """
-    k = np.clip((chroma @ sig) / (np.einsum("ij,ij->i", chroma, chroma) + 1e-3),
-                GLARE_PALEST, 1.0)
-    d = chroma * k[:, None] - sig
-    return np.sqrt(np.einsum("ij,ij->i", d, d))
+    k = np.clip((chroma @ sig[:, :, None])[:, :, 0]
+                / (np.einsum("bij,bij->bi", chroma, chroma) + 1e-3), GLARE_PALEST, 1.0)
+    d = chroma * k[:, :, None] - sig[:, None]
+    return np.sqrt(np.einsum("bij,bij->bi", d, d))
 
 
 def _suit_chroma(tokens: list[str], chroma: FloatImage) -> FloatImage:
@@ -657,7 +658,7 @@ class Reader:
         like no index (a line in the art).
         """
         placed = self._place_many(bands, [(e[0], e[1]) for e in edges], frame)
-        reads = [self._card(b, pl) for b, pl in zip(bands, placed, strict=True)]
+        reads = self._cards(bands, placed)
         # A doubtful read: a printed line of the mat or a covering card's edge may have
         # passed for this card's edge. The runner-up tilt is tried; the tilt at which
         # some card fits the band better stands, with what it reads (a read is never
@@ -666,29 +667,35 @@ class Reader:
                  if rd is None or rd.token == UNKNOWN or rd.confidence < SURE]
         again = self._place_many([bands[i] for i in doubt],
                                  [(edges[i][2], edges[i][1]) for i in doubt], frame)
-        for i, pl in zip(doubt, again, strict=True):
-            if float(pl.corr.max()) > float(placed[i].corr.max()):
-                reads[i] = self._card(bands[i], pl)
+        better = [(i, pl) for i, pl in zip(doubt, again, strict=True)
+                  if float(pl.corr.max()) > float(placed[i].corr.max())]
+        for (i, _), rd in zip(better, self._cards([bands[i] for i, _ in better],
+                                                  [pl for _, pl in better]), strict=True):
+            reads[i] = rd
         return reads
 
-    def _card(self, band: _Band, placed: _Placed) -> CardRead | None:
-        """The card a placed band shows, or ``None`` for an edge that was not certainly
-        a card's and whose band looks like no index."""
+    def _cards(self, bands: list[_Band], placed: list[_Placed]) -> list[CardRead | None]:
+        """The card each placed band shows, or ``None`` for an edge that was not
+        certainly a card's and whose band looks like no index."""
         p = self.profile
-        slope, crop, tx, ty, vraw, lead, corr = placed
-        if not band.ask.certain and float(corr.max()) < INDEX_LIKE:
-            return None
-        token, conf, score, cands = self._decide(crop, tx, ty, band.hv, vraw, lead, corr,
-                                                 band.gain * 255.0)
-        # The band's corners and its top edge's middle, crop pixels -> zone-local mm.
-        bw, bh = p.card_w * TPL_PX, p.band_mm * TPL_PX
-        pts = np.array([[tx, ty, 1], [tx + bw, ty, 1], [tx + bw, ty + bh, 1], [tx, ty + bh, 1],
-                        [tx + bw / 2, ty, 1]]) @ self._band_matrix(band.u0, band.v0, slope).T
-        zone = band.ask.zone
-        corners = [self._to_mat(zone, float(u), float(v)) for u, v, _ in pts[:4]]
-        rd = CardRead(zone.name, 0, token, conf, score, corners, cands)
-        rd.top_local = float(pts[4, 1]) * LOW_PX
-        return rd
+        keep = [i for i, (b, pl) in enumerate(zip(bands, placed, strict=True))
+                if b.ask.certain or float(pl.corr.max()) >= INDEX_LIKE]
+        named = self._decide_many([placed[i] for i in keep], [bands[i].hv for i in keep],
+                                  [bands[i].gain * 255.0 for i in keep])
+        out: list[CardRead | None] = [None] * len(bands)
+        for i, (token, conf, score, cands) in zip(keep, named, strict=True):
+            band, (slope, _, tx, ty, *_) = bands[i], placed[i]
+            # The band's corners and its top edge's middle, crop px -> zone-local mm.
+            bw, bh = p.card_w * TPL_PX, p.band_mm * TPL_PX
+            pts = np.array([[tx, ty, 1], [tx + bw, ty, 1], [tx + bw, ty + bh, 1],
+                            [tx, ty + bh, 1], [tx + bw / 2, ty, 1]],
+                           ) @ self._band_matrix(band.u0, band.v0, slope).T
+            zone = band.ask.zone
+            corners = [self._to_mat(zone, float(u), float(v)) for u, v, _ in pts[:4]]
+            rd = CardRead(zone.name, 0, token, conf, score, corners, cands)
+            rd.top_local = float(pts[4, 1]) * LOW_PX
+            out[i] = rd
+        return out
 
     def _layout(self, band: _Band, slope: float, rows: list[int], frame: Image,
                 ) -> tuple[FloatImage, FloatImage, list[tuple[int, int]]]:
@@ -830,8 +837,9 @@ class Reader:
         hv = min(self._th, max(int(min(visible_mm, self.profile.band_mm) * TPL_PX), 8))
         vraw = self._views(gray, SHIFT_PX, SHIFT_PX, hv, SHIFT_PX)
         lead = np.arange(len(self.profile.tokens))
-        return self._decide(crop, SHIFT_PX, SHIFT_PX, hv, vraw, lead,
-                            _ncc_rows(vraw, self._normalised_templates(hv)[1]))
+        corr = _ncc_rows(vraw, self._normalised_templates(hv)[1])
+        return self._decide_many([_Placed(0.0, crop, SHIFT_PX, SHIFT_PX, vraw, lead, corr)],
+                                 [hv], [None])[0]
 
     def _dark(self, hv: int) -> FloatImage:
         """Per token, the level of its darkest print (its 2nd percentile) at height ``hv``."""
@@ -841,28 +849,27 @@ class Reader:
             self._dark_cache[hv] = np.partition(raw, k, axis=1)[:, k].copy()
         return self._dark_cache[hv]
 
-    def _unveil(self, band: FloatImage, view: FloatImage, hv: int, like: int,
-                veil: FloatImage) -> FloatImage:
-        """The band's colours with the glare over it taken off.
+    def _unveil(self, bands: FloatImage, views: FloatImage, hv: int, like: NDArray[np.intp],
+                veils: FloatImage) -> FloatImage:
+        """The bands' colours (stacked) with the glare over each taken off.
 
         Glare is white light added at the camera, before the colour cast and the
         light are divided out: there it is ``s * veil`` per channel (``veil`` =
         one over the light's gain), a tinted veil that would turn blue toward
-        green under a magenta cast. How much (``s``) shows in the band's darkest
-        print, lifted above that of the card it looks most like.
+        green under a magenta cast. How much (``s``) shows in a band's darkest
+        print (in ``views``), lifted above that of the card it looks most like.
         """
-        k = len(view) // 50
-        seen = float(np.partition(view, k)[k])
-        dark = float(self._dark(hv)[like])
-        lift = float(veil @ np.array([0.114, 0.587, 0.299], np.float32))
-        share = min(max((seen - dark) / max(lift - dark, 1e-3), 0.0), GLARE_MOST)
-        if share < GLARE_LEAST:
-            return band
+        k = views.shape[1] // 50
+        seen = np.partition(views, k, axis=1)[:, k].astype(np.float64)
+        dark = self._dark(hv)[like].astype(np.float64)
+        lift = (veils @ np.array([0.114, 0.587, 0.299], np.float32)).astype(np.float64)
+        share = np.clip((seen - dark) / np.maximum(lift - dark, 1e-3), 0.0, GLARE_MOST)
+        share[share < GLARE_LEAST] = 0.0
         # Only the veil's tint is taken off: its grey part pales every colour alike,
         # which the colour distance allows for, and a veil guessed where there is
         # none then shifts no hue.
-        tint: Any = (*(share * (veil - float(veil.mean()))).tolist(), 0.0)
-        return np.asarray(cv2.subtract(band, tint), np.float32)
+        tint = share.astype(np.float32)[:, None] * (veils - veils.mean(axis=1, keepdims=True))
+        return np.asarray(bands - tint[:, None, None, :], np.float32)
 
     def _local_templates(self, hv: int) -> tuple[FloatImage, FloatImage]:
         """The templates with their contrast stretched locally, one per row: as they
@@ -879,139 +886,190 @@ class Reader:
         ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
         return hv - iy, self._tw - 2 * ix
 
-    def _decide(self, crop: FloatImage, tx: int, ty: int, hv: int, vraw: FloatImage,
-                lead: NDArray[np.intp], corr: FloatImage, veil: FloatImage | None = None,
-                ) -> tuple[str, float, float, list[tuple[str, float]]]:
-        """Name the band at (tx, ty) of ``crop``, or ``unknown``.
-
-        ``corr`` holds the correlations of the ``lead`` tokens with ``vraw``, the
-        band's views over small shifts. A first pass ranks those tokens by their
-        best correlation minus colour distance. Tokens of one colour share most of their band, so
-        the leaders are then compared pairwise where their templates differ (the
-        numeral, the pips) and by colour; the smallest pairwise margin of the
-        winner is its confidence. A band that matches a card well but whose
-        leaders that leaves too alike gets a second look, with the contrast of
-        band and templates stretched locally.
-        """
+    def _decide_many(self, placed: list[_Placed], hvs: list[int],
+                     veils: list[FloatImage | None],
+                     ) -> list[tuple[str, float, float, list[tuple[str, float]]]]:
+        """Name each placed band (visible ``hvs`` high), or ``unknown``; bands of one
+        visible height are judged together. ``veils``: one over the light's gain
+        over each band, to take glare off its colours (``None``: leave them)."""
         w = self._tw
+        cut = []
+        groups: dict[tuple[int, tuple[int, ...], bool], list[int]] = {}
+        for i, (pl, hv) in enumerate(zip(placed, hvs, strict=True)):
+            y0, x0 = max(pl.ty, 0), max(pl.tx, 0)
+            cut.append(pl.crop[y0:y0 + hv, x0:x0 + w])
+            groups.setdefault((hv, cut[-1].shape, veils[i] is None), []).append(i)
+        out: list[tuple[str, float, float, list[tuple[str, float]]]] = [
+            (UNKNOWN, 0.0, 0.0, [])] * len(placed)
+        for (hv, _, bare), idx in groups.items():
+            veil = None if bare else np.stack([veils[i] for i in idx])  # type: ignore[misc]
+            got = self._decide_group(hv, [placed[i] for i in idx],
+                                     np.stack([cut[i] for i in idx]), veil)
+            for i, d in zip(idx, got, strict=True):
+                out[i] = d
+        return out
+
+    def _decide_group(self, hv: int, placed: list[_Placed], bands: FloatImage,
+                      veils: FloatImage | None,
+                      ) -> list[tuple[str, float, float, list[tuple[str, float]]]]:
+        """Name bands of one visible height ``hv`` (``bands``: where each index lies).
+
+        Each band's ``corr`` holds the correlations of its ``lead`` tokens with
+        ``vraw``, its views over small shifts. A first pass ranks those tokens by
+        their best correlation minus colour distance. Tokens of one colour share
+        most of their band, so the leaders are then compared pairwise where their
+        templates differ (the numeral, the pips) and by colour; the smallest
+        pairwise margin of the winner is its confidence. A band that matches a
+        card well but whose leaders that leaves too alike gets a second look, with
+        the contrast of band and templates stretched locally.
+        """
+        tokens = self.profile.tokens
+        ar = np.arange(len(placed))
         raw_all, _ = self._normalised_templates(hv)
-        best_shift = corr.argmax(axis=0)
-        ncc = corr[best_shift, np.arange(corr.shape[1])]
-        y0, x0 = max(ty, 0), max(tx, 0)
-        band = crop[y0:y0 + hv, x0:x0 + w]
-        if veil is not None:
-            band = self._unveil(band, vraw[len(vraw) // 2], hv, int(lead[np.argmax(ncc)]), veil)
-        sig = colour_signature(band, 2)
-        cdist = _colour_distance(self._chroma[lead], sig)
+        rows_all = self._template_rows(hv)
+        vraw = np.stack([pl.vraw for pl in placed])
+        corr = np.stack([pl.corr for pl in placed])
+        lead = np.stack([pl.lead for pl in placed])
+        best_shift = corr.argmax(axis=1)
+        ncc = np.take_along_axis(corr, best_shift[:, None], axis=1)[:, 0]
+        if veils is not None:
+            bands = self._unveil(bands, vraw[:, vraw.shape[1] // 2], hv,
+                                 lead[ar, ncc.argmax(axis=1)], veils)
+        cdist = _colour_distance(self._chroma[lead], colour_signatures(bands, 2))
         # Colour differences below the noise floor (white balance, one photo per
         # card) say nothing: two cards of one suit are the same colour.
         cpen = np.maximum(cdist - COLOUR_FLOOR, 0.0)
         score = ncc - COLOUR_WEIGHT * cpen
-        # From here on tokens are positions in ``lead``, and ``raw`` and ``rows``
-        # hold their templates. A deck enrolled in part may hold no more cards than
-        # the leaders counted.
-        raw, rows = raw_all[lead], self._template_rows(hv)[lead]
-        top = (np.argpartition(-score, TOP_K)[:TOP_K] if len(score) > TOP_K
-               else np.arange(len(score)))
-        order = [int(i) for i in top[np.argsort(-score[top])]]
-        cands = [(self.profile.tokens[lead[i]], float(score[i])) for i in order[:3]]
-        winner, margin, own = self._pairwise(order, lambda k: vraw[k], best_shift, raw, rows,
-                                             cpen)
-        conf = min(1.0, max(0.0, margin / (2 * MIN_MARGIN)),
-                   max(0.0, (own - INDEX_FIT) / (INDEX_GOOD - INDEX_FIT)))
-        # Never a guess: the winner must explain the band well with its colour
-        # too, and the pairwise look may only settle near-ties of the ranking. Its
-        # colour may be further off (the light misjudged) only when the grey is
-        # all but exact and no card's colour is nearer.
-        well = float(score[winner]) >= MIN_SCORE or (
-            float(ncc[winner]) >= SHAPE_SURE and float(score[winner]) >= SHAPE_SURE_SCORE
-            and float(cpen[winner]) <= float(cpen.min()))
-        plausible = (well and own >= INDEX_FIT
-                     and float(score[winner]) >= float(score[order[0]]) - MAX_RANK_GAP)
-        if plausible and margin >= MIN_MARGIN:
-            return (self.profile.tokens[lead[winner]], 0.5 + conf * 0.5, float(ncc[winner]),
-                    cands)
-        if float(score[order[0]]) >= MIN_SCORE:
-            # A pale numeral (a yellow one, or any under glare) differs from its
-            # neighbours' by little grey next to the black print of the name: the
-            # leaders again, every neighbourhood's contrast stretched to one.
-            shape = self._view_shape(hv)
-            seen: dict[int, FloatImage] = {}
+        # The leaders, best ranked first. A deck enrolled in part may hold no more
+        # cards than the leaders counted.
+        if score.shape[1] > TOP_K:
+            top = np.argpartition(-score, TOP_K, axis=1)[:, :TOP_K]
+        else:
+            top = np.broadcast_to(np.arange(score.shape[1]), score.shape)
+        order = np.take_along_axis(top, np.argsort(-np.take_along_axis(score, top, 1), axis=1), 1)
+        leaders = np.take_along_axis(lead, order, 1)  # their tokens
+        shift = np.take_along_axis(best_shift, order, 1)
+        raw, rows = raw_all[leaders], rows_all[leaders]
+        winners, margins, owns = _pairwise(vraw, shift, raw, rows,
+                                           np.take_along_axis(cpen, order, 1))
+        out = []
+        for i, (win, margin, own) in enumerate(zip(winners.tolist(), margins.tolist(),
+                                                   owns.tolist(), strict=True)):
+            sc, nc, cp = score[i], ncc[i], cpen[i]
+            first, winner = int(order[i, 0]), int(order[i, win])
+            cands = [(tokens[lead[i, j]], float(sc[j])) for j in order[i, :3]]
+            conf = min(1.0, max(0.0, margin / (2 * MIN_MARGIN)),
+                       max(0.0, (own - INDEX_FIT) / (INDEX_GOOD - INDEX_FIT)))
+            # Never a guess: the winner must explain the band well with its colour
+            # too, and the pairwise look may only settle near-ties of the ranking. Its
+            # colour may be further off (the light misjudged) only when the grey is
+            # all but exact and no card's colour is nearer.
+            well = float(sc[winner]) >= MIN_SCORE or (
+                float(nc[winner]) >= SHAPE_SURE and float(sc[winner]) >= SHAPE_SURE_SCORE
+                and float(cp[winner]) <= float(cp.min()))
+            plausible = (well and own >= INDEX_FIT
+                         and float(sc[winner]) >= float(sc[first]) - MAX_RANK_GAP)
+            if plausible and margin >= MIN_MARGIN:
+                out.append((tokens[lead[i, winner]], 0.5 + conf * 0.5, float(nc[winner]), cands))
+                continue
+            if float(sc[first]) >= MIN_SCORE:
+                # A pale numeral (a yellow one, or any under glare) differs from its
+                # neighbours' by little grey next to the black print of the name: the
+                # leaders again, every neighbourhood's contrast stretched to one.
+                shape = self._view_shape(hv)
+                stretched = np.zeros_like(vraw[i:i + 1])
+                for k in set(shift[i].tolist()):
+                    stretched[0, k] = _local_contrast(vraw[i, k].reshape(shape)).ravel()
+                loc, loc_rows = self._local_templates(hv)
+                one = leaders[i:i + 1]
+                w2, m2, o2 = (float(x[0]) for x in _pairwise(
+                    stretched, shift[i:i + 1], loc[one], loc_rows[one],
+                    np.take_along_axis(cpen, order, 1)[i:i + 1]))
+                second = int(order[i, int(w2)])
+                # Only the margin may fail in grey: what else the first look asks of a
+                # winner, the second look's winner must meet too.
+                if (float(sc[second]) >= MIN_SCORE and m2 >= LOCAL_MARGIN
+                        and float(sc[second]) >= float(sc[first]) - MAX_RANK_GAP
+                        and o2 >= LOCAL_FIT
+                        and float(_own(vraw[i:i + 1, shift[i, int(w2)]], raw[i:i + 1],
+                                       rows[i:i + 1], np.array([int(w2)]))[0]) >= INDEX_FIT):
+                    conf2 = min(1.0, max(0.0, m2 / (2 * LOCAL_MARGIN)),
+                                max(0.0, (o2 - LOCAL_FIT) / (INDEX_GOOD - LOCAL_FIT)))
+                    out.append((tokens[lead[i, second]], 0.5 + conf2 * 0.5,
+                                float(nc[second]), cands))
+                    continue
+            out.append((UNKNOWN, conf * 0.5, float(nc[winner]), cands))
+        return out
 
-            def stretched(k: int) -> FloatImage:
-                if k not in seen:
-                    seen[k] = _local_contrast(vraw[k].reshape(shape)).ravel()
-                return seen[k]
 
-            loc, loc_rows = self._local_templates(hv)
-            second, margin2, own2 = self._pairwise(order, stretched, best_shift, loc[lead],
-                                                   loc_rows[lead], cpen)
-            # Only the margin may fail in grey: what else the first look asks of a
-            # winner, the second look's winner must meet too.
-            if (float(score[second]) >= MIN_SCORE and margin2 >= LOCAL_MARGIN
-                    and float(score[second]) >= float(score[order[0]]) - MAX_RANK_GAP
-                    and own2 >= LOCAL_FIT
-                    and _own(order, second, vraw[best_shift[second]], raw, rows) >= INDEX_FIT):
-                conf2 = min(1.0, max(0.0, margin2 / (2 * LOCAL_MARGIN)),
-                            max(0.0, (own2 - LOCAL_FIT) / (INDEX_GOOD - LOCAL_FIT)))
-                return (self.profile.tokens[lead[second]], 0.5 + conf2 * 0.5,
-                        float(ncc[second]), cands)
-        return UNKNOWN, conf * 0.5, float(ncc[winner]), cands
+def _rivals(k: int) -> NDArray[np.intp]:
+    """For each of ``k`` leaders, the others (in rank order), one row each."""
+    return np.array([[c for c in range(k) if c != a] for a in range(k)], np.intp).reshape(k, -1)
 
-    def _pairwise(self, order: list[int], view_at: Callable[[int], FloatImage],
-                  shift: NDArray[np.intp], raw: FloatImage, rows: FloatImage,
-                  cpen: FloatImage) -> tuple[int, float, float]:
-        """The leader (of ``order``) that explains the band best pairwise, its smallest
-        margin, and how like it the band is where it differs from the others.
 
-        ``view_at(k)``: the band at shift ``k``, ``shift[a]`` the one where ``a``
-        fits best; ``raw``: the templates, ``rows``: the same zero-mean unit-norm,
-        both one per row.
+def _pairwise(views: FloatImage, shift: NDArray[np.intp], raw: FloatImage, rows: FloatImage,
+              cpen: FloatImage) -> tuple[NDArray[np.intp], FloatImage, FloatImage]:
+    """Per band, the leader that explains it best pairwise, its smallest margin, and
+    how like it the band is where it differs from the other leaders.
+
+    ``views[b, s]``: band ``b`` at shift ``s``; per band and leader (best ranked
+    first): ``shift`` where it fits best, ``raw`` its template and ``rows`` the
+    same zero-mean unit-norm, ``cpen`` its colour penalty.
+    """
+    n, k = shift.shape
+    ar = np.arange(n)
+    seen = views[ar[:, None], shift]  # each leader's view where it fits best
+    others = _rivals(k)
+
+    def margins_of(idx: NDArray[np.intp], a: NDArray[np.intp], vs: NDArray[np.intp],
+                   ) -> FloatImage:
+        """How much better leader ``a`` explains band ``idx`` than each of ``vs``.
+
+        Correlation weighted by how much the two templates differ there (on
+        normalised templates, so two photos' exposure is no difference; squared,
+        so the numeral outweighs slight blur), plus colour.
         """
+        wgt = np.square(rows[idx, a][:, None] - rows[idx[:, None], vs])
+        shape = _wncc_pair(seen[idx, a], raw[idx, a], raw[idx[:, None], vs], wgt)
+        return shape + (cpen[idx[:, None], vs] - cpen[idx, a][:, None]) / PAIR_COLOUR_SCALE
 
-        def view(a: int) -> FloatImage:
-            return view_at(int(shift[a]))
-
-        def margins_of(a: int, others: list[int]) -> dict[int, float]:
-            """How much better ``a`` explains the band than each of ``others``.
-
-            Correlation weighted by how much the two templates differ there (on
-            normalised templates, so two photos' exposure is no difference;
-            squared, so the numeral outweighs slight blur), plus colour.
-            """
-            wgt = np.square(rows[a] - rows[others])
-            shape = _wncc_pair(view(a), raw[a], raw[others], wgt)
-            colour = (cpen[others] - cpen[a]) / PAIR_COLOUR_SCALE
-            return dict(zip(others, (shape + colour).tolist(), strict=True))
-
-        winner = order[0]
-        for _ in range(TOP_K):
-            margins = margins_of(winner, [c for c in order if c != winner])
-            loser = min(margins, key=lambda c: margins[c])
-            if margins[loser] >= 0:
-                break
-            winner = loser
-        # Where a rival fits best the band may look more like the rival: each is
-        # then surest where it fits, and the band is no more one than the other
-        # (a covered band showing only the tops of two numerals).
-        for c in margins:
-            if shift[c] != shift[winner]:
-                margins[c] = min(margins[c], -margins_of(c, [winner])[winner])
-        return winner, min(margins.values()), _own(order, winner, view(winner), raw, rows)
+    winner = np.zeros(n, np.intp)
+    rivals = others[winner]
+    margins = np.zeros(rivals.shape, np.float32)
+    open_ = ar
+    for _ in range(TOP_K):
+        vs = others[winner[open_]]
+        m = margins_of(open_, winner[open_], vs)
+        rivals[open_], margins[open_] = vs, m
+        worst = m.argmin(axis=1)
+        lost = m[np.arange(len(open_)), worst] < 0
+        winner[open_[lost]] = vs[lost, worst[lost]]
+        open_ = open_[lost]
+        if not len(open_):
+            break
+    # Where a rival fits best the band may look more like the rival: each is then
+    # surest where it fits, and the band is no more one than the other (a covered
+    # band showing only the tops of two numerals).
+    bi, ri = np.nonzero(np.take_along_axis(shift, rivals, 1) != shift[ar, winner][:, None])
+    if len(bi):
+        back = margins_of(bi, rivals[bi, ri], winner[bi][:, None])[:, 0]
+        margins[bi, ri] = np.minimum(margins[bi, ri], -back)
+    return winner, margins.min(axis=1), _own(seen[ar, winner], raw, rows, winner)
 
 
-def _own(order: list[int], a: int, view: FloatImage, raw: FloatImage, rows: FloatImage,
-         ) -> float:
-    """How like leader ``a`` the band is where ``a`` differs from the other leaders.
+def _own(view: FloatImage, raw: FloatImage, rows: FloatImage, a: NDArray[np.intp],
+         ) -> FloatImage:
+    """Per band, how like its leader ``a`` it is (``view``) where ``a`` differs from
+    the other leaders (``raw``, ``rows``: the leaders' templates per band).
 
     Where the winner differs from the others (its numeral, its name) the band
     must look like the winner itself, not merely more like it than like them:
     a card the profile lacks (or a band half out of place) is closer to one of
     its suit than to the rest, yet unlike it just there.
     """
-    rest = [c for c in order if c != a]
-    wgt = np.square(rows[a] - rows[rest].mean(axis=0))
-    return float(_wncc_rows(view[None], raw[a], wgt)[0])
+    ar = np.arange(len(a))
+    rest = rows[ar[:, None], _rivals(rows.shape[1])[a]].mean(axis=1)
+    return _wncc(view, raw[ar, a], np.square(rows[ar, a] - rest))
 
 
 def _local_contrast(img: FloatImage) -> FloatImage:
@@ -1081,36 +1139,38 @@ def _unit_rows(v: FloatImage) -> FloatImage:
     return v
 
 
-def _wncc_rows(v: FloatImage, t: FloatImage, w: FloatImage) -> FloatImage:
-    """Weighted normalised cross-correlation of each row of ``v`` with ``t`` (weights ``w``)."""
-    sw = float(w.sum()) + 1e-9
-    dt = t - float(w @ t) / sw
+def _wncc(v: FloatImage, t: FloatImage, w: FloatImage) -> FloatImage:
+    """Per row, the weighted normalised cross-correlation of ``v`` with ``t`` (weights ``w``)."""
+    sw = w.sum(axis=1) + 1e-9
+    dt = t - (np.einsum("ij,ij->i", w, t) / sw)[:, None]
     wt = w * dt
-    var_t = float(wt @ dt)
-    wv = v @ w
-    cross = v @ wt  # sum w (v - mv)(t - mt): dt sums to zero under w
-    var_v = np.maximum((v * v) @ w - wv * wv / sw, 1e-12)
+    var_t = np.einsum("ij,ij->i", wt, dt)
+    wv = np.einsum("ij,ij->i", v, w)
+    cross = np.einsum("ij,ij->i", v, wt)  # sum w (v - mv)(t - mt): dt sums to zero under w
+    var_v = np.maximum(np.einsum("ij,ij->i", v * v, w) - wv * wv / sw, 1e-12)
     return np.asarray(cross / np.sqrt(var_v * var_t + 1e-12), np.float32)
 
 
 def _wncc_pair(v: FloatImage, ta: FloatImage, to: FloatImage, w: FloatImage) -> FloatImage:
-    """Per row of ``w``: the weighted NCC of ``v`` with ``ta`` minus that with that row of ``to``.
+    """Per band (row of ``v``) and rival: the weighted NCC of the band with ``ta`` minus
+    that with the rival's template ``to``, weighted by that pair's ``w``.
 
     Weighted sums expanded (sum w(v-mv)(t-mt) = sum wvt - sum wv sum wt / sum w) so
     each term is one matrix product.
     """
-    sw = w.sum(axis=1) + 1e-9
-    terms = np.empty((5, len(v)), np.float32)
-    terms[0], terms[2] = v, ta
-    np.multiply(v, v, out=terms[1])
-    np.multiply(ta, ta, out=terms[3])
-    np.multiply(v, ta, out=terms[4])
-    wv, wvv, wa, waa, wva = terms @ w.T
+    sw = w.sum(axis=2) + 1e-9
+    n, px = v.shape
+    terms = np.empty((n, 5, px), np.float32)
+    terms[:, 0], terms[:, 2] = v, ta
+    np.multiply(v, v, out=terms[:, 1])
+    np.multiply(ta, ta, out=terms[:, 3])
+    np.multiply(v, ta, out=terms[:, 4])
+    wv, wvv, wa, waa, wva = np.moveaxis(terms @ w.transpose(0, 2, 1), 1, 0)
     var_v = np.maximum(wvv - wv * wv / sw, 1e-12)
     own = (wva - wv * wa / sw) / np.sqrt(var_v * np.maximum(waa - wa * wa / sw, 1e-12))
     wt = w * to
-    wo = wt.sum(axis=1)
-    woo = (wt * to).sum(axis=1)
-    wvo = wt @ v
+    wo = wt.sum(axis=2)
+    woo = (wt * to).sum(axis=2)
+    wvo = (wt @ v[:, :, None])[:, :, 0]
     other = (wvo - wv * wo / sw) / np.sqrt(var_v * np.maximum(woo - wo * wo / sw, 1e-12))
     return np.asarray(own - other, np.float32)
