@@ -50,7 +50,7 @@ The pipeline for one frame:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Generator
+from collections.abc import Collection, Generator
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
@@ -92,7 +92,6 @@ TILTS: Final = tuple(round(-0.07 + TILT_STEP * i, 3) for i in range(15))  # card
 STRIPS: Final = 8  # column strips a card's top edge is followed in
 SURE: Final = 0.75  # a read less confident than this is tried at the runner-up tilt too
 TILT_APART: Final = 0.03  # a runner-up tilt differs from the best by this at least
-FINE: Final = 24  # tokens the quick look ranks highest, compared on every pixel
 LINES: Final = 2  # strongest straight lines tried as the card's top edge
 SHIFT_PX: Final = 1  # template search range around the chosen placement, each way
 RECENTRE: Final = 3  # searches around the placement, each centred on the last one's best
@@ -168,17 +167,17 @@ class _Band:
 
 
 class _Placed(NamedTuple):
-    """A band warped upright at ``slope`` (true colours) and where in it the index
-    lies (``tx``, ``ty``), with the tokens that may be the card (``lead``) and their
-    correlations (``corr``, one column each) with the band's views over small shifts
-    (``vraw``, one per row)."""
+    """A band warped upright at ``slope`` (true colours, and blurred grey) and where in
+    it the index lies (``tx``, ``ty``), with every token's correlation (``corr``, one
+    column each) with the band's views over small shifts (``views``, one per row, on
+    every other pixel each way)."""
 
     slope: float
     crop: FloatImage
+    gray: FloatImage
     tx: int
     ty: int
-    vraw: FloatImage
-    lead: NDArray[np.intp]
+    views: FloatImage
     corr: FloatImage
 
 
@@ -684,7 +683,7 @@ class Reader:
                                   [bands[i].gain * 255.0 for i in keep])
         out: list[CardRead | None] = [None] * len(bands)
         for i, (token, conf, score, cands) in zip(keep, named, strict=True):
-            band, (slope, _, tx, ty, *_) = bands[i], placed[i]
+            band, (slope, _, _, tx, ty, *_) = bands[i], placed[i]
             # The band's corners and its top edge's middle, crop px -> zone-local mm.
             bw, bh = p.card_w * TPL_PX, p.band_mm * TPL_PX
             pts = np.array([[tx, ty, 1], [tx + bw, ty, 1], [tx + bw, ty + bh, 1],
@@ -745,51 +744,42 @@ class Reader:
         laid = [self._layout(b, slope, rows, frame) for b, (slope, rows) in zip(
             bands, edges, strict=True)]
         at = [places[0] for _, _, places in laid]
-        leads: list[NDArray[np.intp]] = [np.arange(0)] * len(bands)
+        found: list[tuple[FloatImage, FloatImage]] = []
         groups: dict[int, list[int]] = {}
         for i, b in enumerate(bands):
             groups.setdefault(b.hv, []).append(i)
         for hv, idx in groups.items():
-            _, tpl2 = self._normalised_templates(hv, 2)
-            # Which placement some card explains best, judged on every other pixel.
+            _, tpl = self._normalised_templates(hv, 2)
+            # Which placement some card explains best.
             many = [i for i in idx if len(laid[i][2]) > 1]
             if many:
                 looks = _ncc_rows(np.concatenate([
                     self._views(laid[i][1], x, y, hv, 0, 2) for i in many
-                    for x, y in laid[i][2]]), tpl2).max(axis=1)
+                    for x, y in laid[i][2]]), tpl).max(axis=1)
                 k = 0
                 for i in many:
                     n = len(laid[i][2])
                     at[i] = laid[i][2][int(np.argmax(looks[k:k + n]))]
                     k += n
-            # Every token there on every other pixel over small shifts, then those
-            # ranked highest on every pixel: the rest are no nearer to winning than to
-            # a tie.
-            coarse = _ncc_rows(np.concatenate([
-                self._views(laid[i][1], *at[i], hv, 1, 2) for i in idx]), tpl2)
-            coarse = coarse.reshape(len(idx), -1, coarse.shape[1]).max(axis=1)
-            if coarse.shape[1] > FINE:
-                top = np.argpartition(-coarse, FINE, axis=1)[:, :FINE]
-            else:
-                top = np.broadcast_to(np.arange(coarse.shape[1]), coarse.shape)
-            for i, lead in zip(idx, top, strict=True):
-                leads[i] = lead
-        out = []
-        for i, b in enumerate(bands):
-            _, gray = laid[i][:2]
-            tx, ty = at[i]
-            tpl = self._template_rows(b.hv)[leads[i]].T
+            # Every token there over small shifts.
+            seen = [self._views(laid[i][1], *at[i], hv, SHIFT_PX, 2) for i in idx]
+            corr = _ncc_rows(np.concatenate(seen), tpl)
+            found += zip(seen, np.split(corr, len(idx)), strict=True)
+        order = [i for idx in groups.values() for i in idx]
+        out: list[_Placed] = [None] * len(bands)  # type: ignore[list-item]
+        for i, (views, corr) in zip(order, found, strict=True):
+            b, (crop, gray, _), (tx, ty) = bands[i], laid[i], at[i]
             # While the best fit lies beyond the shifts searched (the placement was off
             # by more: a line of the art taken for the edge) the search moves on; not
             # for a covered band, whose window would take in the covering card's edge.
-            for _ in range(RECENTRE if b.hv == self._th else 1):
-                vraw = self._views(gray, tx, ty, b.hv, SHIFT_PX)
-                corr = _ncc_rows(vraw, tpl)
+            for _ in range(RECENTRE - 1 if b.hv == self._th else 0):
                 dx, dy = _beyond(corr[:, int(np.argmax(corr)) % corr.shape[1]])
                 if not (dx or dy):
                     break
                 tx, ty = tx + dx, ty + dy
-            out.append(_Placed(edges[i][0], laid[i][0], tx, ty, vraw, leads[i], corr))
+                views = self._views(gray, tx, ty, b.hv, SHIFT_PX, 2)
+                corr = _ncc_rows(views, self._normalised_templates(b.hv, 2)[1])
+            out[i] = _Placed(edges[i][0], crop, gray, tx, ty, views, corr)
         return out
 
     def _normalised_templates(self, hv: int, step: int = 1) -> tuple[FloatImage, FloatImage]:
@@ -832,14 +822,13 @@ class Reader:
 
         ``crop`` is the band with SHIFT_PX pixels of slack on every side, in true
         colours (BGR, 0..1); only its top ``visible_mm`` is trusted. Every token
-        is compared on every pixel.
+        is compared.
         """
         gray = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
         hv = min(self._th, max(int(min(visible_mm, self.profile.band_mm) * TPL_PX), 8))
-        vraw = self._views(gray, SHIFT_PX, SHIFT_PX, hv, SHIFT_PX)
-        lead = np.arange(len(self.profile.tokens))
-        corr = _ncc_rows(vraw, self._normalised_templates(hv)[1])
-        return self._decide_many([_Placed(0.0, crop, SHIFT_PX, SHIFT_PX, vraw, lead, corr)],
+        views = self._views(gray, SHIFT_PX, SHIFT_PX, hv, SHIFT_PX, 2)
+        corr = _ncc_rows(views, self._normalised_templates(hv, 2)[1])
+        return self._decide_many([_Placed(0.0, crop, gray, SHIFT_PX, SHIFT_PX, views, corr)],
                                  [hv], [None])[0]
 
     def _dark(self, hv: int) -> FloatImage:
@@ -915,27 +904,27 @@ class Reader:
                       ) -> list[tuple[str, float, float, list[tuple[str, float]]]]:
         """Name bands of one visible height ``hv`` (``bands``: where each index lies).
 
-        Each band's ``corr`` holds the correlations of its ``lead`` tokens with
-        ``vraw``, its views over small shifts. A first pass ranks those tokens by
-        their best correlation minus colour distance. Tokens of one colour share
-        most of their band, so the leaders are then compared pairwise where their
-        templates differ (the numeral, the pips) and by colour; the smallest
-        pairwise margin of the winner is its confidence. A band that matches a
-        card well but whose leaders that leaves too alike gets a second look, with
-        the contrast of band and templates stretched locally.
+        Each band's ``corr`` holds every token's correlations with its views over
+        small shifts. A first pass ranks the tokens by their best correlation minus
+        colour distance. Tokens of one colour share most of their band, so the
+        leaders are then compared pairwise where their templates differ (the
+        numeral, the pips) and by colour; the smallest pairwise margin of the
+        winner is its confidence. A band that matches a card well but whose
+        leaders that leaves too alike gets a second look, with the contrast of
+        band and templates stretched locally (on every pixel).
         """
         tokens = self.profile.tokens
-        ar = np.arange(len(placed))
-        raw_all, _ = self._normalised_templates(hv)
-        vraw = np.stack([pl.vraw for pl in placed])
+        raw = self._normalised_templates(hv, 2)[0]
+        rows = self._template_rows(hv, 2)
+        views = np.stack([pl.views for pl in placed])
         corr = np.stack([pl.corr for pl in placed])
-        lead = np.stack([pl.lead for pl in placed])
         best_shift = corr.argmax(axis=1)
         ncc = np.take_along_axis(corr, best_shift[:, None], axis=1)[:, 0]
         if veils is not None:
-            bands = self._unveil(bands, vraw[:, vraw.shape[1] // 2], hv,
-                                 lead[ar, ncc.argmax(axis=1)], veils)
-        cdist = _colour_distance(self._chroma[lead], colour_signatures(bands, 2))
+            bands = self._unveil(bands, views[:, views.shape[1] // 2], hv,
+                                 ncc.argmax(axis=1), veils)
+        cdist = _colour_distance(np.broadcast_to(self._chroma, (len(placed), *self._chroma.shape)),
+                                 colour_signatures(bands, 2))
         # Colour differences below the noise floor (white balance, one photo per
         # card) say nothing: two cards of one suit are the same colour.
         cpen = np.maximum(cdist - COLOUR_FLOOR, 0.0)
@@ -947,23 +936,15 @@ class Reader:
         else:
             top = np.broadcast_to(np.arange(score.shape[1]), score.shape)
         order = np.take_along_axis(top, np.argsort(-np.take_along_axis(score, top, 1), axis=1), 1)
-        leaders = np.take_along_axis(lead, order, 1)  # their tokens
         shift = np.take_along_axis(best_shift, order, 1)
-        # The pairwise look on every other pixel each way: the numerals and pips that
-        # tell two cards apart are far larger than that, and it is four times quicker.
-        hh, ww = self._view_shape(hv)
-        vraw2 = np.ascontiguousarray(
-            vraw.reshape(*vraw.shape[:2], hh, ww)[:, :, ::2, ::2]).reshape(*vraw.shape[:2], -1)
-        raw2 = self._normalised_templates(hv, 2)[0][leaders]
-        winners, margins, owns = _pairwise(vraw2, shift, raw2,
-                                           self._template_rows(hv, 2)[leaders],
+        winners, margins, owns = _pairwise(views, shift, raw[order], rows[order],
                                            np.take_along_axis(cpen, order, 1))
         out = []
         for i, (win, margin, own) in enumerate(zip(winners.tolist(), margins.tolist(),
                                                    owns.tolist(), strict=True)):
             sc, nc, cp = score[i], ncc[i], cpen[i]
             first, winner = int(order[i, 0]), int(order[i, win])
-            cands = [(tokens[lead[i, j]], float(sc[j])) for j in order[i, :3]]
+            cands = [(tokens[j], float(sc[j])) for j in order[i, :3]]
             conf = min(1.0, max(0.0, margin / (2 * MIN_MARGIN)),
                        max(0.0, (own - INDEX_FIT) / (INDEX_GOOD - INDEX_FIT)))
             # Never a guess: the winner must explain the band well with its colour
@@ -976,18 +957,19 @@ class Reader:
             plausible = (well and own >= INDEX_FIT
                          and float(sc[winner]) >= float(sc[first]) - MAX_RANK_GAP)
             if plausible and margin >= MIN_MARGIN:
-                out.append((tokens[lead[i, winner]], 0.5 + conf * 0.5, float(nc[winner]), cands))
+                out.append((tokens[winner], 0.5 + conf * 0.5, float(nc[winner]), cands))
                 continue
             if float(sc[first]) >= MIN_SCORE:
                 # A pale numeral (a yellow one, or any under glare) differs from its
                 # neighbours' by little grey next to the black print of the name: the
                 # leaders again, every neighbourhood's contrast stretched to one.
-                shape = self._view_shape(hv)
-                stretched = np.zeros_like(vraw[i:i + 1])
+                pl, shape = placed[i], self._view_shape(hv)
+                full = self._views(pl.gray, pl.tx, pl.ty, hv, SHIFT_PX)
+                stretched = np.zeros_like(full[None])
                 for k in set(shift[i].tolist()):
-                    stretched[0, k] = _local_contrast(vraw[i, k].reshape(shape)).ravel()
+                    stretched[0, k] = _local_contrast(full[k].reshape(shape)).ravel()
                 loc, loc_rows = self._local_templates(hv)
-                one = leaders[i:i + 1]
+                one = order[i:i + 1]
                 w2, m2, o2 = (float(x[0]) for x in _pairwise(
                     stretched, shift[i:i + 1], loc[one], loc_rows[one],
                     np.take_along_axis(cpen, order, 1)[i:i + 1]))
@@ -997,12 +979,11 @@ class Reader:
                 if (float(sc[second]) >= MIN_SCORE and m2 >= LOCAL_MARGIN
                         and float(sc[second]) >= float(sc[first]) - MAX_RANK_GAP
                         and o2 >= LOCAL_FIT
-                        and float(_own(vraw[i:i + 1, shift[i, int(w2)]], raw_all[one],
-                                       self._template_rows(hv)[one],
-                                       np.array([int(w2)]))[0]) >= INDEX_FIT):
+                        and float(_own(views[i:i + 1, shift[i, int(w2)]], raw[one],
+                                       rows[one], np.array([int(w2)]))[0]) >= INDEX_FIT):
                     conf2 = min(1.0, max(0.0, m2 / (2 * LOCAL_MARGIN)),
                                 max(0.0, (o2 - LOCAL_FIT) / (INDEX_GOOD - LOCAL_FIT)))
-                    out.append((tokens[lead[i, second]], 0.5 + conf2 * 0.5,
+                    out.append((tokens[second], 0.5 + conf2 * 0.5,
                                 float(nc[second]), cands))
                     continue
             out.append((UNKNOWN, conf * 0.5, float(nc[winner]), cands))
