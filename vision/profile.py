@@ -61,7 +61,11 @@ def colour_signatures(bands: FloatImage, step: int = 1) -> FloatImage:
     exact to a Lab unit, far below the colour noise floor.
     """
     ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
-    inner = bands[:, iy::step, ix:bands.shape[2] - ix:step]
+    return sample_signatures(bands[:, iy::step, ix:bands.shape[2] - ix:step])
+
+
+def sample_signatures(inner: FloatImage) -> FloatImage:
+    """``colour_signatures`` of the samples taken of each band (stacked, BGR 0..1)."""
     n, h, w = inner.shape[:3]
     # All bands as one image: the conversions work pixel by pixel.
     px = cv2.convertScaleAbs(np.ascontiguousarray(inner).reshape(n * h, w, 3), alpha=255.0)

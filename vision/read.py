@@ -71,7 +71,7 @@ from vision.profile import (
     DeckProfile,
     ProfileError,
     band_px,
-    colour_signatures,
+    sample_signatures,
 )
 from vision.render_mat import background_mask, render_mat
 from vision.types import FloatImage, Image
@@ -717,13 +717,7 @@ class Reader:
                           interpolation=cv2.INTER_AREA)
         lx, ly = _argmax2(cv2.matchTemplate(half, self._mean_half[:(hv - iy) // 2],
                                             cv2.TM_CCOEFF_NORMED))
-        full = self._mean_tpl[:hv - iy]
-        y0 = min(max(2 * ly - 2, 0), gray.shape[0] - full.shape[0] - 4)
-        x0 = min(max(2 * lx - 2, 0), gray.shape[1] - full.shape[1] - 4)
-        lx, ly = _argmax2(cv2.matchTemplate(
-            gray[y0:y0 + full.shape[0] + 4, x0:x0 + full.shape[1] + 4], full,
-            cv2.TM_CCOEFF_NORMED))
-        tx, ty = x0 + lx - ix, y0 + ly - iy
+        tx, ty = 2 * lx - ix, 2 * ly - iy
         band_rows = gray[m + 2:m + hv - 2]
         sides = np.partition(cv2.absdiff(band_rows[:, 1:], band_rows[:, :-1]),
                              len(band_rows) // 5, axis=0)[len(band_rows) // 5]
@@ -883,11 +877,14 @@ class Reader:
         visible height are judged together. ``veils``: one over the light's gain
         over each band, to take glare off its colours (``None``: leave them)."""
         w = self._tw
+        ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
         cut = []
         groups: dict[tuple[int, tuple[int, ...], bool], list[int]] = {}
         for i, (pl, hv) in enumerate(zip(placed, hvs, strict=True)):
             y0, x0 = max(pl.ty, 0), max(pl.tx, 0)
-            cut.append(pl.crop[y0:y0 + hv, x0:x0 + w])
+            band = pl.crop[y0:y0 + hv, x0:x0 + w]
+            # Its colour's samples: every other pixel each way, inside its edges.
+            cut.append(band[iy::2, ix:band.shape[1] - ix:2])
             groups.setdefault((hv, cut[-1].shape, veils[i] is None), []).append(i)
         out: list[tuple[str, float, float, list[tuple[str, float]]]] = [
             (UNKNOWN, 0.0, 0.0, [])] * len(placed)
@@ -899,10 +896,10 @@ class Reader:
                 out[i] = d
         return out
 
-    def _decide_group(self, hv: int, placed: list[_Placed], bands: FloatImage,
+    def _decide_group(self, hv: int, placed: list[_Placed], samples: FloatImage,
                       veils: FloatImage | None,
                       ) -> list[tuple[str, float, float, list[tuple[str, float]]]]:
-        """Name bands of one visible height ``hv`` (``bands``: where each index lies).
+        """Name bands of one visible height ``hv`` (``samples``: of each one's colours).
 
         Each band's ``corr`` holds every token's correlations with its views over
         small shifts. A first pass ranks the tokens by their best correlation minus
@@ -921,10 +918,10 @@ class Reader:
         best_shift = corr.argmax(axis=1)
         ncc = np.take_along_axis(corr, best_shift[:, None], axis=1)[:, 0]
         if veils is not None:
-            bands = self._unveil(bands, views[:, views.shape[1] // 2], hv,
+            samples = self._unveil(samples, views[:, views.shape[1] // 2], hv,
                                  ncc.argmax(axis=1), veils)
         cdist = _colour_distance(np.broadcast_to(self._chroma, (len(placed), *self._chroma.shape)),
-                                 colour_signatures(bands, 2))
+                                 sample_signatures(samples))
         # Colour differences below the noise floor (white balance, one photo per
         # card) say nothing: two cards of one suit are the same colour.
         cpen = np.maximum(cdist - COLOUR_FLOOR, 0.0)
