@@ -640,6 +640,24 @@ class Reader:
             self._warp_band(b.to_frame, b.u0, b.v0, 0.0, frame, m + h // 2) for b in bands]))
         return self._read_many(bands, edges, frame)
 
+    def _inside(self, pl: _Placed, hv: int) -> bool:
+        """Whether the index's views at every shift searched lie within the warped band."""
+        ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
+        hh, ww = self._view_shape(hv)
+        return (pl.tx + ix - SHIFT_PX >= 0 and pl.ty + iy - SHIFT_PX >= 0
+                and pl.tx + ix + ww + SHIFT_PX <= pl.gray.shape[1]
+                and pl.ty + iy + hh + SHIFT_PX <= pl.gray.shape[0])
+
+    def _moved(self, band: _Band, pl: _Placed) -> _Band:
+        """The band warped with its index where ``pl`` found it, at its slope."""
+        w = self.profile.card_w
+        c, s = 1 / np.hypot(1.0, pl.slope), pl.slope / np.hypot(1.0, pl.slope)
+        # Where the index's top-left corner lies, zone-local mm: the turned band's.
+        x0, y0, _ = self._band_matrix(band.u0, band.v0, pl.slope) @ np.array(
+            [pl.tx, pl.ty, 1.0])
+        return _Band(band.ask, float(x0 - w / 2 + c * w / 2), float(y0 + s * w / 2),
+                     band.to_frame, band.hv, band.gain)
+
     def _band(self, ask: _Ask, m2f: FloatImage, coef: FloatImage) -> _Band:
         p = self.profile
         u0, v0 = ask.cx / LOW_PX - p.card_w / 2, ask.t / LOW_PX
@@ -658,6 +676,22 @@ class Reader:
         """
         placed = self._place_many(bands, [(e[0], e[1]) for e in edges], frame)
         reads = self._cards(bands, placed)
+        # A card named from an index found beyond the warped band (the stack's centre
+        # was misjudged: a neighbour's edge passed for its side) was read partly from
+        # padding: the band is warped again around where it was found, and where some
+        # card fits better stands.
+        bands = list(bands)
+        m = round(REFINE_MM * TPL_PX)
+        for i, rd in enumerate(reads):
+            pl = placed[i]
+            if rd is None or rd.token == UNKNOWN or self._inside(pl, bands[i].hv):
+                continue
+            moved = self._moved(bands[i], pl)
+            again = self._place_many(
+                [moved], [(pl.slope, [r - (pl.ty - m) for r in edges[i][1]])], frame)[0]
+            if float(again.corr.max()) > float(pl.corr.max()):
+                bands[i], placed[i] = moved, again
+                reads[i] = self._cards([moved], [again])[0]
         # A doubtful read: a printed line of the mat or a covering card's edge may have
         # passed for this card's edge. The runner-up tilt is tried; the tilt at which
         # some card fits the band better stands, with what it reads (a read is never
