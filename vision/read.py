@@ -698,9 +698,9 @@ class Reader:
         # shopped for: a worse fit that names a card is a guess).
         doubt = [i for i, rd in enumerate(reads)
                  if rd is None or rd.token == UNKNOWN or rd.confidence < SURE]
-        again = self._place_many([bands[i] for i in doubt],
-                                 [(edges[i][2], edges[i][1]) for i in doubt], frame)
-        better = [(i, pl) for i, pl in zip(doubt, again, strict=True)
+        tilted = self._place_many([bands[i] for i in doubt],
+                                  [(edges[i][2], edges[i][1]) for i in doubt], frame)
+        better = [(i, pl) for i, pl in zip(doubt, tilted, strict=True)
                   if float(pl.corr.max()) > float(placed[i].corr.max())]
         for (i, _), rd in zip(better, self._cards([bands[i] for i, _ in better],
                                                   [pl for _, pl in better]), strict=True):
