@@ -20,15 +20,17 @@ The pipeline for one frame:
    the strongest lines, across where that layout fits or where both side
    edges show; the placement some card explains best (a quick look on every
    other pixel) wins, and the search moves on while the best fit lies at the
-   edge of the pixels searched. A band read unknown or doubtful is read again
+   edge of the pixels searched. A card named from an index found beyond the
+   warped band is read again with the band warped around it. A band read
+   unknown or doubtful is read again
    at the runner-up tilt (a line printed on the mat may have passed for the
    card's edge); the tilt some card fits better stands. A stack's first or
    last band is looked for further along when it fits badly (the outline was
    off), and a gap wider than any fan is searched for the card hidden in it;
 5. classify: every token is ranked by grey normalised cross-correlation on
-   every other pixel (one matrix product of zero-mean unit-norm templates and
-   the band at every shift of a pixel), the highest ranked again on every pixel,
-   then by that correlation minus a colour distance above a noise floor (glare pales
+   every other pixel each way (one matrix product of zero-mean unit-norm
+   templates and the band at every shift of a pixel), then by that
+   correlation minus a colour distance above a noise floor (glare pales
    a colour toward grey, so a token's chroma may be scaled down to the
    band's; a troop's colour is its suit's median, as one photo's white
    balance says nothing between two cards of a suit); the leaders are then
@@ -46,6 +48,11 @@ The pipeline for one frame:
    looks like no index is not a card (it is a line in the art), nor is a
    band of the stack's outline that no token ranks even weakly for (glare or
    a shadow on the mat passed for card there).
+
+Every zone's reading is a generator that asks for one band at a time (where
+it looks next depends on what it found below); the bands all zones ask for at
+once are read together, each step one call for all of them (or for all of one
+visible height), which is most of what keeps a frame quick.
 """
 
 from __future__ import annotations
