@@ -326,9 +326,9 @@ class Reader:
             int, tuple[NDArray[np.intp], NDArray[np.intp], FloatImage, FloatImage]] = {}
         self._tw, self._th = band_px(profile.card_w, profile.band_mm)
         ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
-        self._mean_tpl = np.ascontiguousarray(
-            profile.gray[:, iy:, ix:self._tw - ix].mean(axis=0), np.float32)
-        mt = self._mean_tpl
+        # The deck's average band (its shared layout), at half resolution.
+        mt = np.ascontiguousarray(profile.gray[:, iy:, ix:self._tw - ix].mean(axis=0),
+                                  np.float32)
         self._mean_half = cv2.resize(mt, (mt.shape[1] // 2, mt.shape[0] // 2),
                                      interpolation=cv2.INTER_AREA)
 
@@ -753,7 +753,8 @@ class Reader:
                             scalar, dtype=cv2.CV_32F)
         gray = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
         ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
-        # The layout at half resolution, then within two pixels of it at full.
+        # The layout at half resolution: the shift search and recentring place it to the
+        # pixel.
         half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2),
                           interpolation=cv2.INTER_AREA)
         lx, ly = _argmax2(cv2.matchTemplate(half, self._mean_half[:(hv - iy) // 2],
