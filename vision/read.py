@@ -315,9 +315,9 @@ class Reader:
         """Every zone's cards, or only those of the named ``zones``."""
         if frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError(f"expected a BGR colour frame, got an array of shape {frame.shape}")
-        # Half size by 2x2 means (as much detail as 1 px/mm needs), then top-down.
-        half = cv2.resize(frame, ((frame.shape[1] + 1) // 2, (frame.shape[0] + 1) // 2),
-                          interpolation=cv2.INTER_AREA)
+        # Half size by 2x2 means (as much detail as 1 px/mm needs; calibrating on this
+        # frame made it already), then top-down.
+        half = calib.half_frame(frame)
         to_low = (np.diag([LOW_PX, LOW_PX, 1.0]) @ calib.frame_to_mat
                   @ np.diag([frame.shape[1] / half.shape[1], frame.shape[0] / half.shape[0], 1.0]))
         # Warped as four channels: OpenCV's bilinear warp has a vector path for four
