@@ -326,16 +326,18 @@ class Reader:
             cv2.cvtColor(half, cv2.COLOR_BGR2BGRA), to_low, self.low_size,
             flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), cv2.COLOR_BGRA2BGR)
         coef = self._fit_light(low)
-        gain = np.exp(self._grid_terms @ coef).astype(np.float32)
+        gain = cv2.exp(self._grid_terms @ coef).astype(np.float32)  # numpy's: twice the time
         # True colours: the view times the gain's inverse, made in that inverse's place
         # (fresh big arrays cost as much in page faults as the arithmetic).
         corrected = cv2.resize(1.0 / gain, self.low_size, interpolation=cv2.INTER_LINEAR)
         np.multiply(corrected, low, out=corrected)
         diff = cv2.convertScaleAbs(corrected)
         cv2.absdiff(diff, self._ref8, dst=diff)
-        # Not mat: any channel further from the printed mat than FG_THRESHOLD.
-        fg: Image = cv2.inRange(diff, (0, 0, 0), (FG_THRESHOLD,) * 3)
-        cv2.threshold(fg, 0, 1, cv2.THRESH_BINARY_INV, dst=fg)
+        # Not mat: any channel further from the printed mat than FG_THRESHOLD. Such a
+        # channel set to 255 alone leaves a grey above 0 (half inRange's time).
+        cv2.threshold(diff, FG_THRESHOLD, 255, cv2.THRESH_BINARY, dst=diff)
+        fg: Image = cv2.cvtColor(diff, cv2.COLOR_BGR2GRAY)
+        cv2.threshold(fg, 0, 1, cv2.THRESH_BINARY, dst=fg)
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         m2f = calib.mat_to_frame
