@@ -329,7 +329,7 @@ class Reader:
         coef = self._fit_light(low)
         gain = cv2.exp(self._grid_terms @ coef).astype(np.float32)  # numpy's: twice the time
         # True colours: the view times the gain's inverse, made in that inverse's place
-        # (fresh big arrays cost as much in page faults as the arithmetic).
+        # (a big array fewer: a fresh one may cost more in page faults than the product).
         corrected = cv2.resize(1.0 / gain, self.low_size, interpolation=cv2.INTER_LINEAR)
         np.multiply(corrected, low, out=corrected)
         diff = cv2.convertScaleAbs(corrected)
