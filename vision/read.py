@@ -311,14 +311,15 @@ class Reader:
         # A few thousand evenly spread samples measure a smooth light field well.
         pick = np.linspace(0, len(ys) - 1, min(LIGHT_SAMPLES, len(ys))).astype(int)
         ys, xs = ys[pick], xs[pick]
-        self._bg_idx = (ys, xs)
+        self._bg_at = ys * self.low_size[0] + xs  # pixel numbers, row-major
         terms = _poly_terms(*self._norm(xs.astype(np.float32), ys.astype(np.float32)))
-        self._bg_terms = terms.astype(np.float64)
+        self._bg_terms = terms.astype(np.float64)  # samples x terms
+        self._bg_terms_t = np.ascontiguousarray(self._bg_terms.T)
         # Every product of two terms per sample: one matrix product with the samples
         # each channel keeps then gives all three channels' normal equations.
         self._bg_products = (self._bg_terms[:, :, None] * self._bg_terms[:, None, :]).reshape(
             len(ys), 36)
-        self._log_ref = np.log(self.ref[ys, xs] + 8.0)
+        self._log_ref = np.ascontiguousarray(np.log(self.ref[ys, xs] + 8.0).T)  # BGR x samples
         gy, gx = np.mgrid[0:self.low_size[1]:8, 0:self.low_size[0]:8].astype(np.float32)
         self._grid_terms = _poly_terms(*self._norm(gx, gy))
         self._templates = profile.gray
@@ -345,22 +346,22 @@ class Reader:
     # -- light -----------------------------------------------------------------------
     def _fit_light(self, low: FloatImage) -> FloatImage:
         """Per-channel quadratic log-gain over the mat, robust to what covers it."""
-        obs = (np.log(low[self._bg_idx].astype(np.float32) + 8.0)
-               - self._log_ref).astype(np.float64)  # samples x BGR
-        a = self._bg_terms
-        keep = np.abs(obs - np.median(obs, axis=0)) < 0.35
+        # Channel-major (BGR x samples): every step runs along contiguous rows.
+        obs = (np.log(low.reshape(-1, 3)[self._bg_at].T.astype(np.float32) + 8.0)
+               - self._log_ref).astype(np.float64)
+        keep = np.abs(obs - np.median(obs, axis=1, keepdims=True)) < 0.35
         channels = np.arange(3)
         for _ in range(3):
             kept = keep.astype(np.float64)
-            ata = (kept.T @ self._bg_products).reshape(3, 6, 6) + 1e-6 * np.eye(6)
-            coef = np.linalg.solve(ata, ((kept * obs).T @ a)[..., None])[..., 0].T
-            r = np.abs(obs - a @ coef)
+            ata = (kept @ self._bg_products).reshape(3, 6, 6) + 1e-6 * np.eye(6)
+            coef = np.linalg.solve(ata, ((kept * obs) @ self._bg_terms)[..., None])[..., 0]
+            r = np.abs(obs - coef @ self._bg_terms_t)
             # Each channel's median residual over its kept samples (the others sort last).
-            ranked = np.sort(np.where(keep, r, np.inf), axis=0)
-            n = keep.sum(axis=0)
-            mad = (ranked[(n - 1) // 2, channels] + ranked[n // 2, channels]) / 2 + 1e-3
-            keep = r < np.maximum(0.05, 3 * mad)
-        return np.asarray(coef)
+            ranked = np.sort(np.where(keep, r, np.inf), axis=1)
+            n = keep.sum(axis=1)
+            mad = (ranked[channels, (n - 1) // 2] + ranked[channels, n // 2]) / 2 + 1e-3
+            keep = r < np.maximum(0.05, 3 * mad)[:, None]
+        return np.asarray(coef.T)  # terms x BGR
 
     def gain_at(self, coef: FloatImage, x_mm: float, y_mm: float) -> FloatImage:
         u = x_mm * LOW_PX / self.low_size[0] - 0.5
@@ -386,7 +387,7 @@ class Reader:
         coef = self._fit_light(low)
         gain = cv2.exp(self._grid_terms @ coef).astype(np.float32)  # numpy's: twice the time
         # True colours: the view times the gain's inverse, made in that inverse's place
-        # (fresh big arrays cost as much in page faults as the arithmetic).
+        # (a big array fewer: a fresh one may cost more in page faults than the product).
         corrected = cv2.resize(1.0 / gain, self.low_size, interpolation=cv2.INTER_LINEAR)
         np.multiply(corrected, low, out=corrected)
         diff = cv2.convertScaleAbs(corrected)
