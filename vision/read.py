@@ -657,6 +657,7 @@ class Reader:
 
     def _classify_many(self, asks: list[_Ask], frame: Image, m2f: FloatImage,
                        coef: FloatImage) -> list[CardRead | None]:
+        """The card each ask's band shows (``None``: a line in the art, not a card)."""
         m, h = round(REFINE_MM * TPL_PX), self._th
         bands = [self._band(a, m2f, coef) for a in asks]
         # The tilt from each card's own top edge (and the lines parallel to it).
@@ -676,13 +677,15 @@ class Reader:
         """The band warped with its index where ``pl`` found it, at its slope."""
         w = self.profile.card_w
         c, s = 1 / np.hypot(1.0, pl.slope), pl.slope / np.hypot(1.0, pl.slope)
-        # Where the index's top-left corner lies, zone-local mm: the turned band's.
+        # Where the index's top-left corner lies, zone-local mm: the turned band's
+        # corner, from which ``_band_matrix`` finds the upright corner back.
         x0, y0, _ = self._band_matrix(band.u0, band.v0, pl.slope) @ np.array(
             [pl.tx, pl.ty, 1.0])
         return _Band(band.ask, float(x0 - w / 2 + c * w / 2), float(y0 + s * w / 2),
                      band.to_frame, band.hv, band.gain)
 
     def _band(self, ask: _Ask, m2f: FloatImage, coef: FloatImage) -> _Band:
+        """An ask in frame terms: the band's corner, its matrix, height and light."""
         p = self.profile
         u0, v0 = ask.cx / LOW_PX - p.card_w / 2, ask.t / LOW_PX
         mid = self._to_mat(ask.zone, u0 + p.card_w / 2, v0 + p.band_mm / 2)
