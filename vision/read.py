@@ -423,7 +423,8 @@ class Reader:
         x0, y0 = round((r.x - m) * LOW_PX), round((r.y - m) * LOW_PX)
         x1, y1 = round((r.x + r.w + m) * LOW_PX), round((r.y + r.h + m) * LOW_PX)
         crop = img[max(y0, 0):y1, max(x0, 0):x1]
-        return crop if zone.up == "up" else crop[::-1, ::-1]
+        # Turned by OpenCV: numpy's reversed view makes every later step many times slower.
+        return crop if zone.up == "up" else cv2.flip(crop, -1)
 
     def _to_mat(self, zone: Zone, u: float, v: float) -> tuple[float, float]:
         """Zone-local mm (tops up, origin at the margin's corner) -> mat mm."""
