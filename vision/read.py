@@ -98,6 +98,7 @@ TILT_STEP: Final = 0.01
 TILTS: Final = tuple(round(-0.07 + TILT_STEP * i, 3) for i in range(15))  # card slopes tried
 STRIPS: Final = 8  # column strips a card's top edge is followed in
 SURE: Final = 0.75  # a read less confident than this is tried at the runner-up tilt too
+TILT_WORTH: Final = 0.6  # unless no token ranks this high for it: no tilt makes it a card
 TILT_APART: Final = 0.03  # a runner-up tilt differs from the best by this at least
 LINES: Final = 2  # strongest straight lines tried as the card's top edge
 SHIFT_PX: Final = 1  # template search range around the chosen placement, each way
@@ -737,10 +738,12 @@ class Reader:
         # passed for this card's edge. The runner-up tilt is tried; the tilt at which
         # some card fits the band better stands, with what it reads (a read is never
         # shopped for: a worse fit that names a card is a guess). Not for a band that
-        # looked like no index (a line in the art): on the 30 cached bench frames its
-        # runner-up tilt never found a card, and it cost about 7 % of a frame.
+        # looked like no index (a line in the art), nor for one no token ranks even
+        # TILT_WORTH for: on the 30 cached bench frames neither ever became a card at
+        # the runner-up tilt, and they were five of every six tried.
         doubt = [i for i, rd in enumerate(reads)
-                 if rd is not None and (rd.token == UNKNOWN or rd.confidence < SURE)]
+                 if rd is not None and (rd.token == UNKNOWN or rd.confidence < SURE)
+                 and rd.candidates and rd.candidates[0][1] >= TILT_WORTH]
         tilted = self._place_many([bands[i] for i in doubt],
                                   [(edges[i][2], edges[i][1]) for i in doubt], frame)
         better = [(i, pl) for i, pl in zip(doubt, tilted, strict=True)
