@@ -375,11 +375,6 @@ class Reader:
             keep = r < np.maximum(0.05, 3 * mad)[:, None]
         return np.asarray(coef.T)  # terms x BGR
 
-    def gain_at(self, coef: FloatImage, x_mm: float, y_mm: float) -> FloatImage:
-        u = x_mm * LOW_PX / self.low_size[0] - 0.5
-        v = y_mm * LOW_PX / self.low_size[1] - 0.5
-        return np.exp(np.array([1.0, u, v, u * u, u * v, v * v]) @ coef).astype(np.float32)
-
     # -- the frame ---------------------------------------------------------------------
     def read(self, frame: Image, calib: Calibration,
              zones: Collection[str] | None = None) -> FrameRead:
@@ -674,7 +669,7 @@ class Reader:
                        coef: FloatImage) -> list[CardRead | None]:
         """The card each ask's band shows (``None``: a line in the art, not a card)."""
         m, h = round(REFINE_MM * TPL_PX), self._th
-        bands = [self._band(a, m2f, coef) for a in asks]
+        bands = self._bands(asks, m2f, coef)
         # The tilt from each card's own top edge (and the lines parallel to it).
         edges = self._top_edges(np.stack([
             self._warp_band(b.to_frame, b.u0, b.v0, 0.0, frame, m + h // 2) for b in bands]))
@@ -699,14 +694,22 @@ class Reader:
         return _Band(band.ask, float(x0 - w / 2 + c * w / 2), float(y0 + s * w / 2),
                      band.to_frame, band.hv, band.gain)
 
-    def _band(self, ask: _Ask, m2f: FloatImage, coef: FloatImage) -> _Band:
-        """An ask in frame terms: the band's corner, its matrix, height and light."""
+    def _bands(self, asks: list[_Ask], m2f: FloatImage, coef: FloatImage) -> list[_Band]:
+        """The asks in frame terms: each band's corner, its matrix, height and light."""
         p = self.profile
-        u0, v0 = ask.cx / LOW_PX - p.card_w / 2, ask.t / LOW_PX
-        mid = self._to_mat(ask.zone, u0 + p.card_w / 2, v0 + p.band_mm / 2)
-        return _Band(ask, u0, v0, m2f @ self._zone_matrix(ask.zone),
-                     min(self._th, max(int(ask.visible * TPL_PX), 8)),
-                     (1.0 / (self.gain_at(coef, *mid) * 255.0)).astype(np.float32))
+        corners = [(a.cx / LOW_PX - p.card_w / 2, a.t / LOW_PX) for a in asks]
+        mids = np.array([self._to_mat(a.zone, u0 + p.card_w / 2, v0 + p.band_mm / 2)
+                         for a, (u0, v0) in zip(asks, corners, strict=True)], np.float64)
+        # The light's gain (``_fit_light``'s terms) at every band's middle, in one product.
+        u = mids[:, 0] * LOW_PX / self.low_size[0] - 0.5
+        v = mids[:, 1] * LOW_PX / self.low_size[1] - 0.5
+        gains = np.exp(np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=1) @ coef,
+                       ).astype(np.float32)
+        inverse = (1.0 / (gains * 255.0)).astype(np.float32)
+        to_frame = {a.zone.name: m2f @ self._zone_matrix(a.zone) for a in asks}
+        return [_Band(a, u0, v0, to_frame[a.zone.name],
+                      min(self._th, max(int(a.visible * TPL_PX), 8)), g)
+                for a, (u0, v0), g in zip(asks, corners, inverse, strict=True)]
 
     def _read_many(self, bands: list[_Band], edges: list[tuple[float, list[int], float]],
                    frame: Image) -> list[CardRead | None]:
