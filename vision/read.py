@@ -822,7 +822,8 @@ class Reader:
         laid = [self._layout(b, slope, rows, frame) for b, (slope, rows) in zip(
             bands, edges, strict=True)]
         at = [places[0] for _, _, places in laid]
-        found: list[tuple[FloatImage, FloatImage]] = []
+        views: list[FloatImage] = [np.zeros(0, np.float32)] * len(bands)
+        corrs: list[FloatImage] = [np.zeros(0, np.float32)] * len(bands)
         groups: dict[int, list[int]] = {}
         for i, b in enumerate(bands):
             groups.setdefault(b.hv, []).append(i)
@@ -842,23 +843,29 @@ class Reader:
             # Every token there over small shifts.
             seen = [self._views(laid[i][1], *at[i], hv, SHIFT_PX, 2) for i in idx]
             corr = _ncc_rows(np.concatenate(seen), tpl)
-            found += zip(seen, np.split(corr, len(idx)), strict=True)
-        order = [i for idx in groups.values() for i in idx]
-        out: list[_Placed] = [None] * len(bands)  # type: ignore[list-item]
-        for i, (views, corr) in zip(order, found, strict=True):
-            b, (crop, gray, _), (tx, ty) = bands[i], laid[i], at[i]
-            # While the best fit lies beyond the shifts searched (the placement was off
-            # by more: a line of the art taken for the edge) the search moves on; not
-            # for a covered band, whose window would take in the covering card's edge.
-            for _ in range(RECENTRE - 1 if b.hv == self._th else 0):
-                dx, dy = _beyond(corr[:, int(np.argmax(corr)) % corr.shape[1]])
-                if not (dx or dy):
-                    break
-                tx, ty = tx + dx, ty + dy
-                views = self._views(gray, tx, ty, b.hv, SHIFT_PX, 2)
-                corr = _ncc_rows(views, self._normalised_templates(b.hv, 2)[1])
-            out[i] = _Placed(edges[i][0], crop, gray, tx, ty, views, corr)
-        return out
+            for i, v, c in zip(idx, seen, np.split(corr, len(idx)), strict=True):
+                views[i], corrs[i] = v, c
+        # While the best fit lies beyond the shifts searched (the placement was off by
+        # more: a line of the art taken for the edge) the search moves on, for all such
+        # bands at once; not for a covered band, whose window would take in the
+        # covering card's edge.
+        moving = [i for i, b in enumerate(bands) if b.hv == self._th]
+        for _ in range(RECENTRE - 1):
+            moved = []
+            for i in moving:
+                dx, dy = _beyond(corrs[i][:, int(np.argmax(corrs[i])) % corrs[i].shape[1]])
+                if dx or dy:
+                    at[i] = (at[i][0] + dx, at[i][1] + dy)
+                    moved.append(i)
+            if not moved:
+                break
+            seen = [self._views(laid[i][1], *at[i], self._th, SHIFT_PX, 2) for i in moved]
+            corr = _ncc_rows(np.concatenate(seen), self._normalised_templates(self._th, 2)[1])
+            for i, v, c in zip(moved, seen, np.split(corr, len(moved)), strict=True):
+                views[i], corrs[i] = v, c
+            moving = moved
+        return [_Placed(slope, crop, gray, *at[i], views[i], corrs[i])
+                for i, ((slope, _), (crop, gray, _)) in enumerate(zip(edges, laid, strict=True))]
 
     def _normalised_templates(self, hv: int, step: int = 1) -> tuple[FloatImage, FloatImage]:
         """Templates cut to the visible height (every ``step``-th pixel each way): raw,
