@@ -1145,7 +1145,7 @@ def _own(view: FloatImage, raw: FloatImage, rows: FloatImage, a: NDArray[np.intp
     its suit than to the rest, yet unlike it just there.
     """
     ar = np.arange(len(a))
-    rest = rows[ar[:, None], _rivals(rows.shape[1])[a]].mean(axis=1)
+    rest = (rows.sum(axis=1) - rows[ar, a]) / (rows.shape[1] - 1)  # the others' mean
     return _wncc(view, raw[ar, a], np.square(rows[ar, a] - rest))
 
 
@@ -1242,7 +1242,7 @@ def _wncc_pair(v: FloatImage, ta: FloatImage, to: FloatImage, w: FloatImage) -> 
     np.multiply(v, v, out=terms[:, 1])
     np.multiply(ta, ta, out=terms[:, 3])
     np.multiply(v, ta, out=terms[:, 4])
-    wv, wvv, wa, waa, wva = np.moveaxis(terms @ w.transpose(0, 2, 1), 1, 0)
+    wv, wvv, wa, waa, wva = np.moveaxis(np.einsum("btx,brx->btr", terms, w), 1, 0)
     var_v = np.maximum(wvv - wv * wv / sw, 1e-12)
     own = (wva - wv * wa / sw) / np.sqrt(var_v * np.maximum(waa - wa * wa / sw, 1e-12))
     wt = w * to
