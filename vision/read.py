@@ -1008,7 +1008,8 @@ class Reader:
         views = np.stack([pl.views for pl in placed])
         corr = np.stack([pl.corr for pl in placed])
         best_shift = corr.argmax(axis=1)
-        ncc = np.take_along_axis(corr, best_shift[:, None], axis=1)[:, 0]
+        ncc = corr.max(axis=1)
+        bi = np.arange(len(placed))[:, None]  # (fancy indexing: take_along_axis is slower)
         if veils is not None:
             samples = self._unveil(samples, views[:, views.shape[1] // 2], hv,
                                  ncc.argmax(axis=1), veils)
@@ -1024,10 +1025,11 @@ class Reader:
             top = np.argpartition(-score, TOP_K, axis=1)[:, :TOP_K]
         else:
             top = np.broadcast_to(np.arange(score.shape[1]), score.shape)
-        order = np.take_along_axis(top, np.argsort(-np.take_along_axis(score, top, 1), axis=1), 1)
-        shift = np.take_along_axis(best_shift, order, 1)
+        order = top[bi, np.argsort(-score[bi, top], axis=1)]
+        shift = best_shift[bi, order]
+        cpen_order = cpen[bi, order]
         winners, margins, owns = _pairwise(views, shift, raw[order], rows[order],
-                                           np.take_along_axis(cpen, order, 1))
+                                           cpen_order)
         out = []
         for i, (win, margin, own) in enumerate(zip(winners.tolist(), margins.tolist(),
                                                    owns.tolist(), strict=True)):
@@ -1061,7 +1063,7 @@ class Reader:
                 one = order[i:i + 1]
                 w2, m2, o2 = (float(x[0]) for x in _pairwise(
                     stretched, shift[i:i + 1], loc[one], loc_rows[one],
-                    np.take_along_axis(cpen, order, 1)[i:i + 1]))
+                    cpen_order[i:i + 1]))
                 second = int(order[i, int(w2)])
                 # Only the margin may fail in grey: what else the first look asks of a
                 # winner, the second look's winner must meet too.
@@ -1127,7 +1129,7 @@ def _pairwise(views: FloatImage, shift: NDArray[np.intp], raw: FloatImage, rows:
     # Where a rival fits best the band may look more like the rival: each is then
     # surest where it fits, and the band is no more one than the other (a covered
     # band showing only the tops of two numerals).
-    bi, ri = np.nonzero(np.take_along_axis(shift, rivals, 1) != shift[ar, winner][:, None])
+    bi, ri = np.nonzero(shift[ar[:, None], rivals] != shift[ar, winner][:, None])
     if len(bi):
         back = margins_of(bi, rivals[bi, ri], winner[bi][:, None])[:, 0]
         margins[bi, ri] = np.minimum(margins[bi, ri], -back)
