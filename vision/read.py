@@ -1235,21 +1235,21 @@ def _wncc_pair(v: FloatImage, ta: FloatImage, to: FloatImage, w: FloatImage) -> 
     that with the rival's template ``to``, weighted by that pair's ``w``.
 
     Weighted sums expanded (sum w(v-mv)(t-mt) = sum wvt - sum wv sum wt / sum w) so
-    each term is one matrix product.
+    each term is one product, and all of a kind in one call (a call costs more than
+    its arithmetic here).
     """
-    sw = w.sum(axis=2) + 1e-9
     n, px = v.shape
-    terms = np.empty((n, 5, px), np.float32)
-    terms[:, 0], terms[:, 2] = v, ta
-    np.multiply(v, v, out=terms[:, 1])
-    np.multiply(ta, ta, out=terms[:, 3])
-    np.multiply(v, ta, out=terms[:, 4])
-    wv, wvv, wa, waa, wva = np.moveaxis(np.einsum("btx,brx->btr", terms, w), 1, 0)
+    terms = np.empty((n, 6, px), np.float32)
+    terms[:, 0], terms[:, 1], terms[:, 3] = 1.0, v, ta
+    np.multiply(v, v, out=terms[:, 2])
+    np.multiply(ta, ta, out=terms[:, 4])
+    np.multiply(v, ta, out=terms[:, 5])
+    sw, wv, wvv, wa, waa, wva = np.einsum("btx,brx->tbr", terms, w)
+    sw += 1e-9
+    wt = w * to
+    wo, wvo = np.einsum("brx,btx->tbr", wt, terms[:, :2])
+    woo = np.einsum("brx,brx->br", wt, to)
     var_v = np.maximum(wvv - wv * wv / sw, 1e-12)
     own = (wva - wv * wa / sw) / np.sqrt(var_v * np.maximum(waa - wa * wa / sw, 1e-12))
-    wt = w * to
-    wo = wt.sum(axis=2)
-    woo = (wt * to).sum(axis=2)
-    wvo = (wt @ v[:, :, None])[:, :, 0]
     other = (wvo - wv * wo / sw) / np.sqrt(var_v * np.maximum(woo - wo * wo / sw, 1e-12))
     return np.asarray(own - other, np.float32)
