@@ -57,6 +57,7 @@ visible height), which is most of what keeps a frame quick.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Generator
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
@@ -578,7 +579,8 @@ class Reader:
         upright, turned about its top edge's middle to ``slope`` (a card laid crooked
         is turned, its sides as crooked as its top), with REFINE_MM of slack."""
         m, t, w = round(REFINE_MM * TPL_PX), TPL_PX, self.profile.card_w
-        c, s = 1 / np.hypot(1.0, slope), slope / np.hypot(1.0, slope)
+        # Python floats: numpy's scalars would make this small sum a hot spot.
+        c, s = 1 / math.hypot(1.0, slope), slope / math.hypot(1.0, slope)
         # Crop (m, m) is the turned band's top-left corner.
         x0, y0 = u0 + w / 2 - c * w / 2, v0 - s * w / 2
         return np.array([[c / t, -s / t, x0 - (c - s) * m / t],
@@ -807,8 +809,9 @@ class Reader:
                              len(band_rows) // 5, axis=0)[len(band_rows) // 5]
         pair = np.minimum(sides[:2 * m - 1], sides[w:w + 2 * m - 1])  # both must show
         hyps = {(tx, ty)}
+        sx = int(pair.argmax()) + 1
         for r in rows:
-            hyps |= {(tx, r + 1), (int(np.argmax(pair)) + 1, r + 1)}
+            hyps |= {(tx, r + 1), (sx, r + 1)}
         return crop, gray, _distinct(hyps)
 
     def _place_many(self, bands: list[_Band], edges: list[tuple[float, list[int]]],
