@@ -190,11 +190,14 @@ class _Placed(NamedTuple):
     corr: FloatImage
 
 
-def _advance(gen: Generator[_Ask, CardRead | None, list[CardRead]], sent: CardRead | None,
-             name: str, asked: dict[str, _Ask], done: dict[str, list[CardRead]]) -> None:
-    """Run a zone's reading on to its next ask, or to its end."""
+_Asking = Generator[list[_Ask], list[CardRead | None], list[CardRead]]
+
+
+def _advance(gen: _Asking, sent: list[CardRead | None] | None, name: str,
+             asked: dict[str, list[_Ask]], done: dict[str, list[CardRead]]) -> None:
+    """Run a zone's reading on to its next asks, or to its end."""
     try:
-        asked[name] = gen.send(sent)
+        asked[name] = gen.send(sent)  # type: ignore[arg-type]  # None starts it
     except StopIteration as end:
         done[name] = end.value
 
@@ -414,14 +417,17 @@ class Reader:
         readers = {zone.name: self._read_zone(zone, fg, corrected)
                    for zone in self.layout.zones if zones is None or zone.name in zones}
         done: dict[str, list[CardRead]] = {}
-        asked: dict[str, _Ask] = {}
+        asked: dict[str, list[_Ask]] = {}
         for name, gen in readers.items():
             _advance(gen, None, name, asked, done)
         while asked:
             names = list(asked)
-            got = self._classify_many([asked.pop(n) for n in names], frame, m2f, coef)
-            for name, rd in zip(names, got, strict=True):
-                _advance(readers[name], rd, name, asked, done)
+            batches = [asked.pop(n) for n in names]
+            got = self._classify_many([a for b in batches for a in b], frame, m2f, coef)
+            k = 0
+            for name, b in zip(names, batches, strict=True):
+                _advance(readers[name], got[k:k + len(b)], name, asked, done)
+                k += len(b)
         cards = [rd for name in readers for rd in done[name]]
         return FrameRead(cards, calib, fg.astype(bool), gain)
 
@@ -441,9 +447,9 @@ class Reader:
             return r.x - m + u, r.y - m + v
         return r.x + r.w + m - u, r.y + r.h + m - v
 
-    def _read_zone(self, zone: Zone, fg_all: Image, colour_all: FloatImage,
-                   ) -> Generator[_Ask, CardRead | None, list[CardRead]]:
-        """A zone's cards, first played first: asks (yields) for each band it reads."""
+    def _read_zone(self, zone: Zone, fg_all: Image, colour_all: FloatImage) -> _Asking:
+        """A zone's cards, first played first: asks (yields) for the bands it reads, a
+        list at a time."""
         p = self.profile
         fg = self._zone_view(zone, fg_all)
         if zone.kind != "formation":
@@ -496,17 +502,19 @@ class Reader:
             band_rows = fg[int(t) + 1:int(t + max(visible, 3))]
             covered = _mostly(band_rows) if len(band_rows) else cols
             cx = self._card_centre(covered, p.card_w, (c0 + c1 + 1) / 2)
-            rd = yield _Ask(zone, t, cx, visible, certain)
+            rd = (yield [_Ask(zone, t, cx, visible, certain)])[0]
             if rd is None:
                 continue  # a line in the art, not a card's edge
             if certain and rd.score < MIN_SCORE:
                 # The stack's outline was off (glare or a shadow on the mat next to
                 # it looks like card): look for the band a little further along.
-                for step in RETRY_MM:
-                    if t + step < 0 or t + step > next_top - MIN_GAP_MM * LOW_PX:
-                        continue
-                    vis = min(p.band_mm, next_top - t - step - COVER_SLACK_MM)
-                    other = yield _Ask(zone, t + step * LOW_PX, cx, vis, certain)
+                # All asked at once (one round, not up to three), taken in turn.
+                steps = [step for step in RETRY_MM
+                         if 0 <= t + step <= next_top - MIN_GAP_MM * LOW_PX]
+                further = yield [_Ask(zone, t + step * LOW_PX, cx,
+                                      min(p.band_mm, next_top - t - step - COVER_SLACK_MM),
+                                      certain) for step in steps]
+                for other in further:
                     if other is not None and other.score > rd.score:
                         rd = other
                     if rd.score >= MIN_SCORE:
@@ -531,7 +539,7 @@ class Reader:
                 lo, hi = int(a + MIN_GAP_MM * LOW_PX), int(b - MIN_GAP_MM * LOW_PX)
                 t = float(lo + np.argmax(grad[lo:hi + 1]) + 1)
                 visible = min(p.band_mm, b - t - COVER_SLACK_MM)
-                rd = yield _Ask(zone, t, (c0 + c1 + 1) / 2, visible, False)
+                rd = (yield [_Ask(zone, t, (c0 + c1 + 1) / 2, visible, False)])[0]
                 if rd is not None and a + MIN_GAP_MM < rd.top_local < b - MIN_GAP_MM:
                     reads.insert(k, rd)
                     sure.insert(k, False)
