@@ -370,6 +370,10 @@ def photograph(table: Table, cam: Camera, cond: Conditions, rng: np.random.Gener
         img = cv2.GaussianBlur(img, (0, 0), cond.blur)
     if cond.noise > 0:
         noise: FloatImage = np.empty(img.shape, np.float32)
+        # OpenCV's generator is the process's: seeded from ``rng``'s state (not drawn
+        # from it, so the scene's other draws stay as they are), the photograph is
+        # the same whatever ran before it.
+        cv2.setRNGSeed(zlib.crc32(repr(rng.bit_generator.state).encode()) % 2**31)
         cv2.randn(noise, (0.0, 0.0, 0.0), (cond.noise,) * 3)  # type: ignore[call-overload]
         img += noise
     out: Image = np.clip(img, 0, 255).astype(np.uint8)
