@@ -789,38 +789,55 @@ class Reader:
             out[i] = rd
         return out
 
-    def _layout(self, band: _Band, slope: float, rows: list[int], frame: Image,
-                ) -> tuple[FloatImage, FloatImage, list[tuple[int, int]]]:
-        """The band warped upright at ``slope`` (true colours, and blurred grey) and the
-        placements of its index worth a look.
-
-        Where the deck's shared layout (frame, corner indices) fits; or one of the
-        strongest straight lines (``rows``) is the card's top edge, and across where
-        that layout fits or where both side edges of a card-wide band show.
-        """
-        m, w, hv = round(REFINE_MM * TPL_PX), self._tw, band.hv
+    def _warped(self, band: _Band, slope: float, frame: Image,
+                ) -> tuple[FloatImage, FloatImage, FloatImage]:
+        """The band warped upright at ``slope``: true colours, blurred grey, and that
+        grey at half size (where the deck's layout is looked for)."""
         # A per-channel scalar: far quicker than numpy's broadcast over 3 channels.
         scalar: Any = (*band.gain.tolist(), 0.0)
         crop = cv2.multiply(self._warp_band(band.to_frame, band.u0, band.v0, slope, frame),
                             scalar, dtype=cv2.CV_32F)
         gray = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
-        ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
-        # The layout at half resolution: the shift search and recentring place it to the
-        # pixel.
         half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2),
                           interpolation=cv2.INTER_AREA)
-        lx, ly = _argmax2(cv2.matchTemplate(half, self._mean_half[:(hv - iy) // 2],
-                                            cv2.TM_CCOEFF_NORMED))
-        tx, ty = 2 * lx - ix, 2 * ly - iy
+        return crop, gray, half
+
+    def _layout_fits(self, halves: list[FloatImage], hv: int) -> list[tuple[int, int]]:
+        """Where the deck's shared layout (frame, corner indices) fits each band of
+        visible height ``hv`` best (its index's top-left corner, crop px).
+
+        Found at half resolution (the shift search and recentring place it to the
+        pixel), in one match over all the bands stacked: a band's own rows of the
+        result are those of its own match.
+        """
+        ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
+        tpl = self._mean_half[:(hv - iy) // 2]
+        hh, ny = halves[0].shape[0], halves[0].shape[0] - len(tpl) + 1
+        res = cv2.matchTemplate(halves[0] if len(halves) == 1 else np.concatenate(halves),
+                                tpl, cv2.TM_CCOEFF_NORMED)
+        out = []
+        for j in range(len(halves)):
+            ly, lx = divmod(int(res[j * hh:j * hh + ny].argmax()), res.shape[1])
+            out.append((2 * lx - ix, 2 * ly - iy))
+        return out
+
+    def _hypotheses(self, gray: FloatImage, hv: int, layout: tuple[int, int],
+                    rows: list[int]) -> list[tuple[int, int]]:
+        """The placements of a band's index worth a look: where the deck's layout fits;
+        or one of the strongest straight lines (``rows``) is the card's top edge, and
+        across where that layout fits or where both side edges of a card-wide band
+        show."""
+        m, w = round(REFINE_MM * TPL_PX), self._tw
         band_rows = gray[m + 2:m + hv - 2]
         sides = np.partition(cv2.absdiff(band_rows[:, 1:], band_rows[:, :-1]),
                              len(band_rows) // 5, axis=0)[len(band_rows) // 5]
         pair = np.minimum(sides[:2 * m - 1], sides[w:w + 2 * m - 1])  # both must show
+        tx, ty = layout
         hyps = {(tx, ty)}
         sx = int(pair.argmax()) + 1
         for r in rows:
             hyps |= {(tx, r + 1), (sx, r + 1)}
-        return crop, gray, _distinct(hyps)
+        return _distinct(hyps)
 
     def _place_many(self, bands: list[_Band], edges: list[tuple[float, list[int]]],
                     frame: Image) -> list[_Placed]:
@@ -830,8 +847,19 @@ class Reader:
 
         Bands of one visible height are compared with the templates together.
         """
-        laid = [self._layout(b, slope, rows, frame) for b, (slope, rows) in zip(
-            bands, edges, strict=True)]
+        warped = [self._warped(b, slope, frame) for b, (slope, _) in zip(bands, edges,
+                                                                           strict=True)]
+        fits: list[tuple[int, int]] = [(0, 0)] * len(bands)
+        by_hv: dict[int, list[int]] = {}
+        for i, b in enumerate(bands):
+            by_hv.setdefault(b.hv, []).append(i)
+        for hv, idx in by_hv.items():
+            for i, fit in zip(idx, self._layout_fits([warped[i][2] for i in idx], hv),
+                              strict=True):
+                fits[i] = fit
+        laid = [(crop, gray, self._hypotheses(gray, b.hv, fit, rows))
+                for (crop, gray, _), b, fit, (_, rows) in zip(warped, bands, fits, edges,
+                                                              strict=True)]
         at = [places[0] for _, _, places in laid]
         views: list[FloatImage] = [np.zeros(0, np.float32)] * len(bands)
         corrs: list[FloatImage] = [np.zeros(0, np.float32)] * len(bands)
@@ -1190,12 +1218,6 @@ def _beyond(fit: FloatImage) -> tuple[int, int]:
             top = 0.5 * (a - c) / curve
             out.append(0 if abs(top) <= 1.5 else (1 if top > 0 else -1))
     return out[0], out[1]
-
-
-def _argmax2(res: FloatImage) -> tuple[int, int]:
-    """(x, y) of a match result's highest value (first on a tie, like ``np.argmax``)."""
-    x, y = cv2.minMaxLoc(res)[3]
-    return int(x), int(y)
 
 
 def _windows(img: FloatImage, ny: int, nx: int, hh: int, ww: int, step: int = 1,
