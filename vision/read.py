@@ -596,15 +596,26 @@ class Reader:
                          [0, 0, 1]])
 
     def _warp_band(self, to_frame: FloatImage, u0: float, v0: float, slope: float,
-                   frame: Image, rows: int | None = None) -> Image:
+                   frame: Image, rows: int | None = None,
+                   cols: tuple[int, int] | None = None) -> Image:
         """The band whose top-left is zone-local (u0, v0) mm when upright, turned to
         ``slope``, upright at template scale with REFINE_MM of slack around it (its
-        first ``rows`` rows)."""
+        first ``rows`` rows; only columns ``cols`` from, to)."""
         m = round(REFINE_MM * TPL_PX)
-        size = (self._tw + 2 * m, rows or self._th + 2 * m)
-        return cv2.warpPerspective(frame, to_frame @ self._band_matrix(u0, v0, slope), size,
+        x0, x1 = cols or (0, self._tw + 2 * m)
+        matrix = to_frame @ self._band_matrix(u0, v0, slope)
+        if x0:
+            matrix = matrix @ np.array([[1.0, 0.0, x0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+        return cv2.warpPerspective(frame, matrix, (x1 - x0, rows or self._th + 2 * m),
                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                    borderMode=cv2.BORDER_REPLICATE)
+
+    def _strip_cols(self) -> tuple[int, int]:
+        """The columns of a band's crop its top edge is followed in: its inner four
+        fifths, a whole number of strips wide."""
+        m, w = round(REFINE_MM * TPL_PX), self._tw
+        x0, x1 = m + round(0.1 * w), m + w - round(0.1 * w)
+        return x0, x1 - (x1 - x0) % STRIPS
 
     def _tilt_lines(self, rows: int,
                     ) -> tuple[NDArray[np.intp], NDArray[np.intp], FloatImage, FloatImage]:
@@ -612,7 +623,7 @@ class Reader:
         (the rows above and below it and their weights)."""
         if rows not in self._line_cache:
             m, w = round(REFINE_MM * TPL_PX), self._tw
-            x0, x1 = m + round(0.1 * w), m + w - round(0.1 * w)
+            x0, x1 = self._strip_cols()
             xs = (np.arange(STRIPS) + 0.5) * ((x1 - x0) // STRIPS) + x0 - (m + w / 2)
             pos = (np.arange(rows, dtype=np.float32)[None, None, :]
                    + np.array(TILTS, np.float32)[:, None, None] * xs[None, :, None])
@@ -624,7 +635,7 @@ class Reader:
         return self._line_cache[rows]
 
     def _top_edges(self, crops: Image) -> list[tuple[float, list[int], float]]:
-        """Per band crop (stacked, tilt 0): the slope of the card's top edge, the rows of
+        """Per band crop (stacked, tilt 0, ``_strip_cols`` only): the slope of the card's top edge, the rows of
         the strongest lines at that slope (each the boundary below that row), and the
         runner-up slope.
 
@@ -636,13 +647,10 @@ class Reader:
         lower half, less the weakest, which glare or a shadow may have hidden):
         a line strong in nearly every strip gives the tilt.
         """
-        m, w = round(REFINE_MM * TPL_PX), self._tw
         n, rows = len(crops), crops.shape[1] - 1
-        x0, x1 = m + round(0.1 * w), m + w - round(0.1 * w)
-        x1 -= (x1 - x0) % STRIPS
         # Every crop's rows one under the other: one colour step per row boundary for
         # all of them (those between two crops are dropped), each strip's summed.
-        flat = crops.reshape(n * (rows + 1), -1)[:, 3 * x0:3 * x1]
+        flat = crops.reshape(n * (rows + 1), -1)
         steps = cv2.absdiff(flat[1:], flat[:-1])
         prof = np.empty((n * (rows + 1), STRIPS), np.float32)
         prof[:-1] = steps.reshape(len(steps), STRIPS, -1).sum(axis=2, dtype=np.float32)
@@ -682,7 +690,8 @@ class Reader:
         bands = self._bands(asks, m2f, coef)
         # The tilt from each card's own top edge (and the lines parallel to it).
         edges = self._top_edges(np.stack([
-            self._warp_band(b.to_frame, b.u0, b.v0, 0.0, frame, m + h // 2) for b in bands]))
+            self._warp_band(b.to_frame, b.u0, b.v0, 0.0, frame, m + h // 2, self._strip_cols())
+            for b in bands]))
         return self._read_many(bands, edges, frame)
 
     def _inside(self, pl: _Placed, hv: int) -> bool:
