@@ -40,11 +40,18 @@ FAST_WINDOW = 13
 # so a 30 mm marker's perimeter stays under 0.16 of it. Shorter outlines (print,
 # noise) and longer ones (cards, zone lines, hands) then cost no shape tests.
 FAST_PERIMETER = (0.05, 0.2)
+# How much darker than its neighbourhood a pixel must be to count as black. A
+# printed marker's black is far darker than that; the default (7) also turns
+# faint print and sensor noise into outlines to trace. On the bench's first 30
+# photographs 10 takes a seventh less time for the same markers and reprojection
+# (0.31 mm); 20 takes a fifth less but places corners worse (0.35 mm).
+FAST_THRESHOLD_C = 10
 
 
 def _fast(params: Any) -> Any:
     params.adaptiveThreshWinSizeMin = FAST_WINDOW
     params.adaptiveThreshWinSizeMax = FAST_WINDOW
+    params.adaptiveThreshConstant = FAST_THRESHOLD_C
     params.minMarkerPerimeterRate, params.maxMarkerPerimeterRate = FAST_PERIMETER
     return params
 
