@@ -21,9 +21,9 @@ The pipeline for one frame:
    edges show; the placement some card explains best (a quick look on every
    other pixel) wins, and the search moves on while the best fit lies at the
    edge of the pixels searched. A card named from an index found beyond the
-   warped band is read again with the band warped around it. A band read
-   unknown or doubtful is read again
-   at the runner-up tilt (a line printed on the mat may have passed for the
+   warped band, or read unknown there yet ranked like an index, is read again
+   with the band warped around it. A band read unknown or doubtful is read
+   again at the runner-up tilt (a line printed on the mat may have passed for the
    card's edge); the tilt some card fits better stands. A stack's first or
    last band is looked for further along when it fits badly (the outline was
    off), and a gap wider than any fan is searched for the card hidden in it;
@@ -705,13 +705,16 @@ class Reader:
         reads = self._cards(bands, placed)
         # A card named from an index found beyond the warped band (the stack's centre
         # was misjudged: a neighbour's edge passed for its side) was read partly from
-        # padding: the band is warped again around where it was found, and where some
+        # padding, and so was a band read unknown there that some token ranks as an
+        # index (a line in the art passed for its top edge, the index half off the
+        # band): the band is warped again around where it was found, and where some
         # card fits better stands.
         bands = list(bands)
         m = round(REFINE_MM * TPL_PX)
         for i, rd in enumerate(reads):
             pl = placed[i]
-            if rd is None or rd.token == UNKNOWN or self._inside(pl, bands[i].hv):
+            if rd is None or self._inside(pl, bands[i].hv) or (
+                    rd.token == UNKNOWN and rd.candidates[0][1] < NO_INDEX):
                 continue
             moved = self._moved(bands[i], pl)
             again = self._place_many(
