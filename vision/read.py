@@ -41,10 +41,12 @@ The pipeline for one frame:
    differs from the other leaders (a card the profile lacks is nearer to one
    of its suit than to the rest, yet unlike it just there). A weak match
    (unless the grey is all but exact and no colour is nearer), a small margin
-   or that unlikeness makes the card ``unknown``, never a guess. A good match
-   whose leaders are too alike gets a second look, band and templates with
-   their contrast stretched locally: a pale numeral (yellow on yellow, or
-   under glare) then counts as much as black print. A candidate edge whose band
+   or that unlikeness makes the card ``unknown``, never a guess, and so does a
+   winner the ranking put behind another unless the band is clearly like it
+   where it differs. A good match whose leaders are too alike gets a second
+   look, band and templates with their contrast stretched locally: a pale
+   numeral (yellow on yellow, or under glare) then counts as much as black
+   print. A candidate edge whose band
    looks like no index is not a card (it is a line in the art), nor is a
    band of the stack's outline that no token ranks even weakly for (glare or
    a shadow on the mat passed for card there).
@@ -1012,12 +1014,16 @@ class Reader:
             # Never a guess: the winner must explain the band well with its colour
             # too, and the pairwise look may only settle near-ties of the ranking. Its
             # colour may be further off (the light misjudged) only when the grey is
-            # all but exact and no card's colour is nearer.
+            # all but exact and no card's colour is nearer. A winner the ranking put
+            # behind another must be clearly like itself where it differs: a covered
+            # band whose numeral lies a little off the template's can favour another
+            # numeral pairwise (a P5 read P1, ranked third, only 0.8 like it there).
             well = float(sc[winner]) >= MIN_SCORE or (
                 float(nc[winner]) >= SHAPE_SURE and float(sc[winner]) >= SHAPE_SURE_SCORE
                 and float(cp[winner]) <= float(cp.min()))
             plausible = (well and own >= INDEX_FIT
-                         and float(sc[winner]) >= float(sc[first]) - MAX_RANK_GAP)
+                         and float(sc[winner]) >= float(sc[first]) - MAX_RANK_GAP
+                         and (win == 0 or own >= INDEX_GOOD))
             if plausible and margin >= MIN_MARGIN:
                 out.append((tokens[winner], 0.5 + conf * 0.5, float(nc[winner]), cands))
                 continue
