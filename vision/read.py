@@ -46,10 +46,9 @@ The pipeline for one frame:
    where it differs. A good match whose leaders are too alike gets a second
    look, band and templates with their contrast stretched locally: a pale
    numeral (yellow on yellow, or under glare) then counts as much as black
-   print. A candidate edge whose band
-   looks like no index is not a card (it is a line in the art), nor is a
-   band of the stack's outline that no token ranks even weakly for (glare or
-   a shadow on the mat passed for card there).
+   print. A candidate edge whose band looks like no index is not a card (it
+   is a line in the art), nor is a band of the stack's outline that no token
+   ranks even weakly for (glare or a shadow on the mat passed for card there).
 
 Every zone's reading is a generator that asks for one band at a time (where
 it looks next depends on what it found below); the bands all zones ask for at
