@@ -21,9 +21,9 @@ The pipeline for one frame:
    edges show; the placement some card explains best (a quick look on every
    other pixel) wins, and the search moves on while the best fit lies at the
    edge of the pixels searched. A card named from an index found beyond the
-   warped band is read again with the band warped around it. A band read
-   unknown or doubtful is read again
-   at the runner-up tilt (a line printed on the mat may have passed for the
+   warped band, or read unknown there yet ranked like an index, is read again
+   with the band warped around it. A band read unknown or doubtful is read
+   again at the runner-up tilt (a line printed on the mat may have passed for the
    card's edge); the tilt some card fits better stands. A stack's first or
    last band is looked for further along when it fits badly (the outline was
    off), and a gap wider than any fan is searched for the card hidden in it;
@@ -41,13 +41,14 @@ The pipeline for one frame:
    differs from the other leaders (a card the profile lacks is nearer to one
    of its suit than to the rest, yet unlike it just there). A weak match
    (unless the grey is all but exact and no colour is nearer), a small margin
-   or that unlikeness makes the card ``unknown``, never a guess. A good match
-   whose leaders are too alike gets a second look, band and templates with
-   their contrast stretched locally: a pale numeral (yellow on yellow, or
-   under glare) then counts as much as black print. A candidate edge whose band
-   looks like no index is not a card (it is a line in the art), nor is a
-   band of the stack's outline that no token ranks even weakly for (glare or
-   a shadow on the mat passed for card there).
+   or that unlikeness makes the card ``unknown``, never a guess, and so does a
+   winner the ranking put behind another unless the band is clearly like it
+   where it differs. A good match whose leaders are too alike gets a second
+   look, band and templates with their contrast stretched locally: a pale
+   numeral (yellow on yellow, or under glare) then counts as much as black
+   print. A candidate edge whose band looks like no index is not a card (it
+   is a line in the art), nor is a band of the stack's outline that no token
+   ranks even weakly for (glare or a shadow on the mat passed for card there).
 
 Every zone's reading is a generator that asks for one band at a time (where
 it looks next depends on what it found below); the bands all zones ask for at
@@ -742,13 +743,16 @@ class Reader:
         reads = self._cards(bands, placed)
         # A card named from an index found beyond the warped band (the stack's centre
         # was misjudged: a neighbour's edge passed for its side) was read partly from
-        # padding: the band is warped again around where it was found, and where some
+        # padding, and so was a band read unknown there that some token ranks as an
+        # index (a line in the art passed for its top edge, the index half off the
+        # band): the band is warped again around where it was found, and where some
         # card fits better stands.
         bands = list(bands)
         m = round(REFINE_MM * TPL_PX)
         for i, rd in enumerate(reads):
             pl = placed[i]
-            if rd is None or rd.token == UNKNOWN or self._inside(pl, bands[i].hv):
+            if rd is None or self._inside(pl, bands[i].hv) or (
+                    rd.token == UNKNOWN and rd.candidates[0][1] < NO_INDEX):
                 continue
             moved = self._moved(bands[i], pl)
             again = self._place_many(
@@ -1089,12 +1093,16 @@ class Reader:
             # Never a guess: the winner must explain the band well with its colour
             # too, and the pairwise look may only settle near-ties of the ranking. Its
             # colour may be further off (the light misjudged) only when the grey is
-            # all but exact and no card's colour is nearer.
+            # all but exact and no card's colour is nearer. A winner the ranking put
+            # behind another must be clearly like itself where it differs: a covered
+            # band whose numeral lies a little off the template's can favour another
+            # numeral pairwise (a P5 read P1, ranked third, only 0.8 like it there).
             well = float(sc[winner]) >= MIN_SCORE or (
                 float(nc[winner]) >= SHAPE_SURE and float(sc[winner]) >= SHAPE_SURE_SCORE
                 and float(cp[winner]) <= float(cp.min()))
             plausible = (well and own >= INDEX_FIT
-                         and float(sc[winner]) >= float(sc[first]) - MAX_RANK_GAP)
+                         and float(sc[winner]) >= float(sc[first]) - MAX_RANK_GAP
+                         and (win == 0 or own >= INDEX_GOOD))
             if plausible and margin >= MIN_MARGIN:
                 out.append((tokens[winner], 0.5 + conf * 0.5, float(nc[winner]), cands))
                 continue
