@@ -749,17 +749,17 @@ class Reader:
         # card fits better stands.
         bands = list(bands)
         m = round(REFINE_MM * TPL_PX)
-        for i, rd in enumerate(reads):
-            pl = placed[i]
-            if rd is None or self._inside(pl, bands[i].hv) or (
-                    rd.token == UNKNOWN and rd.candidates[0][1] < NO_INDEX):
-                continue
-            moved = self._moved(bands[i], pl)
-            again = self._place_many(
-                [moved], [(pl.slope, [r - (pl.ty - m) for r in edges[i][1]])], frame)[0]
-            if float(again.corr.max()) > float(pl.corr.max()):
-                bands[i], placed[i] = moved, again
-                reads[i] = self._cards([moved], [again])[0]
+        off = [i for i, rd in enumerate(reads)
+               if rd is not None and not self._inside(placed[i], bands[i].hv)
+               and (rd.token != UNKNOWN or rd.candidates[0][1] >= NO_INDEX)]
+        moved = [self._moved(bands[i], placed[i]) for i in off]
+        again = self._place_many(moved, [
+            (placed[i].slope, [r - (placed[i].ty - m) for r in edges[i][1]]) for i in off], frame)
+        fits = [(i, b, pl) for i, b, pl in zip(off, moved, again, strict=True)
+                if float(pl.corr.max()) > float(placed[i].corr.max())]
+        for (i, b, pl), rd in zip(fits, self._cards([b for _, b, _ in fits],
+                                                    [pl for _, _, pl in fits]), strict=True):
+            bands[i], placed[i], reads[i] = b, pl, rd
         # A doubtful read: a printed line of the mat or a covering card's edge may have
         # passed for this card's edge. The runner-up tilt is tried; the tilt at which
         # some card fits the band better stands, with what it reads (a read is never
