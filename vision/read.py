@@ -22,9 +22,10 @@ The pipeline for one frame:
    other pixel) wins, and the search moves on while the best fit lies at the
    edge of the pixels searched. A card named from an index found beyond the
    warped band, or read unknown there yet ranked like an index, is read again
-   with the band warped around it. A band read unknown or doubtful is read
-   again at the runner-up tilt (a line printed on the mat may have passed for the
-   card's edge); the tilt some card fits better stands. A stack's first or
+   with the band warped around it. A band read unknown or doubtful, yet
+   ranked like an index, is read again at the runner-up tilt (a line printed
+   on the mat may have passed for the card's edge); the tilt some card fits
+   better stands. A stack's first or
    last band is looked for further along when it fits badly (the outline was
    off), and a gap wider than any fan is searched for the card hidden in it;
 5. classify: every token is ranked by grey normalised cross-correlation on
@@ -50,10 +51,11 @@ The pipeline for one frame:
    is a line in the art), nor is a band of the stack's outline that no token
    ranks even weakly for (glare or a shadow on the mat passed for card there).
 
-Every zone's reading is a generator that asks for one band at a time (where
-it looks next depends on what it found below); the bands all zones ask for at
-once are read together, each step one call for all of them (or for all of one
-visible height), which is most of what keeps a frame quick.
+Every zone's reading is a generator that asks for the bands it reads next (one
+card's, or every place a stack's band may lie): where it looks next depends on
+what it found below. The bands all zones ask for at once are read together,
+each step one call for all of them (or for all of one visible height), which
+is most of what keeps a frame quick.
 """
 
 from __future__ import annotations
