@@ -98,6 +98,8 @@ GLARE_PALEST: Final = 0.35  # least share of a card's chroma glare may leave
 GLARE_LEAST: Final = 0.15  # share of white light over a band below which it is left on
 GLARE_MOST: Final = 0.8  # share of white light over a band taken off at most
 LIGHT_SAMPLES: Final = 1500
+GLARE_MAT_MM: Final = 50.0  # the mat around a band whose glare is taken for the band's
+GLARE_MAT_SAMPLES: Final = 8  # mat samples that takes
 TILT_STEP: Final = 0.01
 TILTS: Final = tuple(round(-0.07 + TILT_STEP * i, 3) for i in range(15))  # card slopes tried
 STRIPS: Final = 8  # column strips a card's top edge is followed in
@@ -176,6 +178,17 @@ class _Band:
     to_frame: FloatImage
     hv: int
     gain: FloatImage
+    glare: float = 0.0  # the glare the mat around it shows (``_mat_glare``)
+
+
+class _Light(NamedTuple):
+    """The light over the mat: its smooth log-gain (terms x BGR), what that leaves at
+    each mat sample (``resid``, BGR x samples, log units) and the mat's level it
+    expects there (``expect``, 8-bit)."""
+
+    coef: FloatImage
+    resid: FloatImage
+    expect: FloatImage
 
 
 class _Placed(NamedTuple):
@@ -331,6 +344,7 @@ class Reader:
         pick = np.linspace(0, len(ys) - 1, min(LIGHT_SAMPLES, len(ys))).astype(int)
         ys, xs = ys[pick], xs[pick]
         self._bg_at = ys * self.low_size[0] + xs  # pixel numbers, row-major
+        self._bg_xy = np.stack([xs, ys], axis=1).astype(np.float64) / LOW_PX  # mat mm
         terms = _poly_terms(*self._norm(xs.astype(np.float32), ys.astype(np.float32)))
         self._bg_terms = terms.astype(np.float64)  # samples x terms
         self._bg_terms_t = np.ascontiguousarray(self._bg_terms.T)
@@ -363,7 +377,7 @@ class Reader:
             y / self.low_size[1] - 0.5).astype(np.float32)
 
     # -- light -----------------------------------------------------------------------
-    def _fit_light(self, low: FloatImage) -> FloatImage:
+    def _fit_light(self, low: FloatImage) -> _Light:
         """Per-channel quadratic log-gain over the mat, robust to what covers it."""
         # Channel-major (BGR x samples): every step runs along contiguous rows.
         obs = (np.log(low.reshape(-1, 3)[self._bg_at].T.astype(np.float32) + 8.0)
@@ -380,7 +394,9 @@ class Reader:
             n = keep.sum(axis=1)
             mad = (ranked[channels, (n - 1) // 2] + ranked[channels, n // 2]) / 2 + 1e-3
             keep = r < np.maximum(0.05, 3 * mad)[:, None]
-        return np.asarray(coef.T)  # terms x BGR
+        fit = coef @ self._bg_terms_t
+        return _Light(np.asarray(coef.T), (obs - fit).astype(np.float32),
+                      (np.exp(self._log_ref + fit) - 8.0).astype(np.float32))
 
     # -- the frame ---------------------------------------------------------------------
     def read(self, frame: Image, calib: Calibration,
@@ -398,8 +414,8 @@ class Reader:
         low = cv2.cvtColor(cv2.warpPerspective(
             cv2.cvtColor(half, cv2.COLOR_BGR2BGRA), to_low, self.low_size,
             flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), cv2.COLOR_BGRA2BGR)
-        coef = self._fit_light(low)
-        gain = cv2.exp(self._grid_terms @ coef).astype(np.float32)  # numpy's: twice the time
+        light = self._fit_light(low)
+        gain = cv2.exp(self._grid_terms @ light.coef).astype(np.float32)  # numpy's: twice the time
         # True colours: the view times the gain's inverse, made in that inverse's place
         # (a big array fewer: a fresh one may cost more in page faults than the product).
         corrected = cv2.resize(1.0 / gain, self.low_size, interpolation=cv2.INTER_LINEAR)
@@ -426,7 +442,7 @@ class Reader:
         while asked:
             names = list(asked)
             batches = [asked.pop(n) for n in names]
-            got = self._classify_many([a for b in batches for a in b], frame, m2f, coef)
+            got = self._classify_many([a for b in batches for a in b], frame, m2f, light)
             k = 0
             for name, b in zip(names, batches, strict=True):
                 _advance(readers[name], got[k:k + len(b)], name, asked, done)
@@ -687,10 +703,10 @@ class Reader:
         return out
 
     def _classify_many(self, asks: list[_Ask], frame: Image, m2f: FloatImage,
-                       coef: FloatImage) -> list[CardRead | None]:
+                       light: _Light) -> list[CardRead | None]:
         """The card each ask's band shows (``None``: a line in the art, not a card)."""
         m, h = round(REFINE_MM * TPL_PX), self._th
-        bands = self._bands(asks, m2f, coef)
+        bands = self._bands(asks, m2f, light)
         # The tilt from each card's own top edge (and the lines parallel to it).
         edges = self._top_edges(np.stack([
             self._warp_band(b.to_frame, b.u0, b.v0, 0.0, frame, m + h // 2, self._strip_cols())
@@ -714,9 +730,9 @@ class Reader:
         x0, y0, _ = self._band_matrix(band.u0, band.v0, pl.slope) @ np.array(
             [pl.tx, pl.ty, 1.0])
         return _Band(band.ask, float(x0 - w / 2 + c * w / 2), float(y0 + s * w / 2),
-                     band.to_frame, band.hv, band.gain)
+                     band.to_frame, band.hv, band.gain, band.glare)
 
-    def _bands(self, asks: list[_Ask], m2f: FloatImage, coef: FloatImage) -> list[_Band]:
+    def _bands(self, asks: list[_Ask], m2f: FloatImage, light: _Light) -> list[_Band]:
         """The asks in frame terms: each band's corner, its matrix, height and light."""
         p = self.profile
         corners = [(a.cx / LOW_PX - p.card_w / 2, a.t / LOW_PX) for a in asks]
@@ -725,13 +741,27 @@ class Reader:
         # The light's gain (``_fit_light``'s terms) at every band's middle, in one product.
         u = mids[:, 0] * LOW_PX / self.low_size[0] - 0.5
         v = mids[:, 1] * LOW_PX / self.low_size[1] - 0.5
-        gains = np.exp(np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=1) @ coef,
-                       ).astype(np.float32)
+        gains = np.exp(np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=1)
+                       @ light.coef).astype(np.float32)
         inverse = (1.0 / (gains * 255.0)).astype(np.float32)
         to_frame = {a.zone.name: m2f @ self._zone_matrix(a.zone) for a in asks}
+        glare = [self._mat_glare(light, mid) for mid in mids]
         return [_Band(a, u0, v0, to_frame[a.zone.name],
-                      min(self._th, max(int(a.visible * TPL_PX), 8)), g)
-                for a, (u0, v0), g in zip(asks, corners, inverse, strict=True)]
+                      min(self._th, max(int(a.visible * TPL_PX), 8)), g, s)
+                for a, (u0, v0), g, s in zip(asks, corners, inverse, glare, strict=True)]
+
+    def _mat_glare(self, light: _Light, mid: FloatImage) -> float:
+        """How much white glare (its share of the way to white) the mat around a band
+        shows, by the mat samples brighter than the smooth light there in every
+        channel as added white makes them (0 without enough samples)."""
+        near = np.square(self._bg_xy - mid).sum(axis=1) < GLARE_MAT_MM ** 2
+        if np.count_nonzero(near) < GLARE_MAT_SAMPLES:
+            return 0.0
+        r = np.median(light.resid[:, near], axis=1)
+        m = np.median(light.expect[:, near], axis=1)
+        # Added white lifts level m to m + s (255 - m).
+        s = (m + 8.0) * np.expm1(r) / np.maximum(255.0 - m, 1.0)
+        return float(np.clip(s.min(), 0.0, GLARE_MOST))
 
     def _read_many(self, bands: list[_Band], edges: list[tuple[float, list[int], float]],
                    frame: Image) -> list[CardRead | None]:
@@ -788,7 +818,8 @@ class Reader:
         keep = [i for i, (b, pl) in enumerate(zip(bands, placed, strict=True))
                 if b.ask.certain or float(pl.corr.max()) >= INDEX_LIKE]
         named = self._decide_many([placed[i] for i in keep], [bands[i].hv for i in keep],
-                                  [bands[i].gain * 255.0 for i in keep])
+                                  [bands[i].gain * 255.0 for i in keep],
+                                  [bands[i].glare for i in keep])
         out: list[CardRead | None] = [None] * len(bands)
         for i, (token, conf, score, cands) in zip(keep, named, strict=True):
             band, (slope, _, _, tx, ty, *_) = bands[i], placed[i]
@@ -979,7 +1010,7 @@ class Reader:
         return self._dark_cache[hv]
 
     def _unveil(self, bands: FloatImage, views: FloatImage, hv: int, like: NDArray[np.intp],
-                veils: FloatImage) -> FloatImage:
+                veils: FloatImage, least: FloatImage) -> FloatImage:
         """The bands' colours (stacked) with the glare over each taken off.
 
         Glare is white light added at the camera, before the colour cast and the
@@ -993,6 +1024,9 @@ class Reader:
         dark = self._dark(hv)[like].astype(np.float64)
         lift = (veils @ np.array([0.114, 0.587, 0.299], np.float32)).astype(np.float64)
         share = np.clip((seen - dark) / np.maximum(lift - dark, 1e-3), 0.0, GLARE_MOST)
+        # A card whose darkest print is pale in the profile's photo lifts little: the
+        # mat around it may show more (``least``).
+        share = np.maximum(share, least)
         share[share < GLARE_LEAST] = 0.0
         # Only the veil's tint is taken off: its grey part pales every colour alike,
         # which the colour distance allows for, and a veil guessed where there is
@@ -1016,11 +1050,13 @@ class Reader:
         return hv - iy, self._tw - 2 * ix
 
     def _decide_many(self, placed: list[_Placed], hvs: list[int],
-                     veils: list[FloatImage | None],
+                     veils: list[FloatImage | None], glares: list[float] | None = None,
                      ) -> list[tuple[str, float, float, list[tuple[str, float]]]]:
         """Name each placed band (visible ``hvs`` high), or ``unknown``; bands of one
         visible height are judged together. ``veils``: one over the light's gain
-        over each band, to take glare off its colours (``None``: leave them)."""
+        over each band, to take glare off its colours (``None``: leave them);
+        ``glares``: the glare the mat around each shows, at least as much as its
+        print may show."""
         w = self._tw
         ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
         cut = []
@@ -1036,14 +1072,15 @@ class Reader:
             (UNKNOWN, 0.0, 0.0, [])] * len(placed)
         for (hv, _, bare), idx in groups.items():
             veil = None if bare else np.stack([veils[i] for i in idx])  # type: ignore[misc]
+            least = np.array([glares[i] if glares else 0.0 for i in idx])
             got = self._decide_group(hv, [placed[i] for i in idx],
-                                     np.stack([cut[i] for i in idx]), veil)
+                                     np.stack([cut[i] for i in idx]), veil, least)
             for i, d in zip(idx, got, strict=True):
                 out[i] = d
         return out
 
     def _decide_group(self, hv: int, placed: list[_Placed], samples: FloatImage,
-                      veils: FloatImage | None,
+                      veils: FloatImage | None, glares: FloatImage,
                       ) -> list[tuple[str, float, float, list[tuple[str, float]]]]:
         """Name bands of one visible height ``hv`` (``samples``: of each one's colours).
 
@@ -1066,7 +1103,7 @@ class Reader:
         bi = np.arange(len(placed))[:, None]  # (fancy indexing: take_along_axis is slower)
         if veils is not None:
             samples = self._unveil(samples, views[:, views.shape[1] // 2], hv,
-                                 ncc.argmax(axis=1), veils)
+                                 ncc.argmax(axis=1), veils, glares)
         cdist = _colour_distance(np.broadcast_to(self._chroma, (len(placed), *self._chroma.shape)),
                                  sample_signatures(samples))
         # Colour differences below the noise floor (white balance, one photo per
