@@ -116,6 +116,25 @@ def test_a_winner_the_ranking_put_behind_is_not_named_on_a_doubtful_likeness(cla
     assert got["flag6.south"][0] in ("P5", UNKNOWN)
     assert _wrong(table.zones, got) == 0
 
+
+def test_glare_the_cards_print_hides_is_taken_off_as_the_mat_around_shows_it(classic):
+    # The bench's scene 106, second photograph: strong glare under a green cast. The
+    # orange 1's index has no dark print, so its own darkest print hardly lifts, while
+    # the mat around it shows the glare plainly. Left on, the glare's tint (white
+    # divided by the green-heavy light) turns its orange red: it was read R1.
+    rng = np.random.default_rng(2026 * 1000 + 106)
+    table = lay_table(random_deal(rng, float(rng.uniform(0.3, 0.9))), "classic", rng)
+    cam = Camera.random(rng)
+    photograph(table, cam, Conditions.random(rng), rng)  # the first photograph
+    cond = Conditions.random(rng)
+    frame = photograph(table, cam, cond, rng)
+    assert cond.glare is not None and cond.glare[3] > 0.5  # the case is really there
+    got = Reader(classic).read(frame.image, Calibrator().update(frame.image)).zones()
+    assert table.zones["flag1.north"] == ["O1"]
+    assert got["flag1.north"] == ["O1"]
+    assert _wrong(table.zones, got) == 0
+
+
 def test_vote_keeps_each_cards_confidence():
     reads = [{"a": ["R7", "B3"]}, {"a": ["R7", "B3"]}, {"a": ["R7", "B4"]}]
     confidences = [{"a": [0.9, 0.8]}, {"a": [0.6, 0.9]}, {"a": [1.0, 0.7]}]
