@@ -745,23 +745,29 @@ class Reader:
                        @ light.coef).astype(np.float32)
         inverse = (1.0 / (gains * 255.0)).astype(np.float32)
         to_frame = {a.zone.name: m2f @ self._zone_matrix(a.zone) for a in asks}
-        glare = [self._mat_glare(light, mid) for mid in mids]
+        glare = self._mat_glare(light, mids)
         return [_Band(a, u0, v0, to_frame[a.zone.name],
                       min(self._th, max(int(a.visible * TPL_PX), 8)), g, s)
                 for a, (u0, v0), g, s in zip(asks, corners, inverse, glare, strict=True)]
 
-    def _mat_glare(self, light: _Light, mid: FloatImage) -> float:
-        """How much white glare (its share of the way to white) the mat around a band
-        shows, by the mat samples brighter than the smooth light there in every
-        channel as added white makes them (0 without enough samples)."""
-        near = np.square(self._bg_xy - mid).sum(axis=1) < GLARE_MAT_MM ** 2
-        if np.count_nonzero(near) < GLARE_MAT_SAMPLES:
-            return 0.0
-        r = np.median(light.resid[:, near], axis=1)
-        m = np.median(light.expect[:, near], axis=1)
-        # Added white lifts level m to m + s (255 - m).
-        s = (m + 8.0) * np.expm1(r) / np.maximum(255.0 - m, 1.0)
-        return float(np.clip(s.min(), 0.0, GLARE_MOST))
+    def _mat_glare(self, light: _Light, mids: FloatImage) -> list[float]:
+        """How much white glare (its share of the way to white) the mat around each
+        band (its middle, mat mm) shows: the mat samples there are lighter than the
+        smooth light in every channel, as added white makes them (0 without enough
+        samples)."""
+        near = (np.square(mids[:, None, :] - self._bg_xy[None]).sum(axis=2)
+                < GLARE_MAT_MM ** 2)
+        out = []
+        for row in near:
+            if np.count_nonzero(row) < GLARE_MAT_SAMPLES:
+                out.append(0.0)
+                continue
+            r = np.median(light.resid[:, row], axis=1)
+            m = np.median(light.expect[:, row], axis=1)
+            # Added white lifts level m to m + s (255 - m).
+            s = (m + 8.0) * np.expm1(r) / np.maximum(255.0 - m, 1.0)
+            out.append(float(np.clip(s.min(), 0.0, GLARE_MOST)))
+        return out
 
     def _read_many(self, bands: list[_Band], edges: list[tuple[float, list[int], float]],
                    frame: Image) -> list[CardRead | None]:
