@@ -182,13 +182,12 @@ class _Band:
 
 
 class _Light(NamedTuple):
-    """The light over the mat: its smooth log-gain (terms x BGR), what that leaves at
-    each mat sample (``resid``, BGR x samples, log units) and the mat's level it
-    expects there (``expect``, 8-bit)."""
+    """The light over the mat: its smooth log-gain (terms x BGR), and at each mat
+    sample the white glare the mat shows there beyond it (``glare``: its share of the
+    way to white, as every channel says at least)."""
 
     coef: FloatImage
-    resid: FloatImage
-    expect: FloatImage
+    glare: FloatImage
 
 
 class _Placed(NamedTuple):
@@ -345,6 +344,13 @@ class Reader:
         ys, xs = ys[pick], xs[pick]
         self._bg_at = ys * self.low_size[0] + xs  # pixel numbers, row-major
         self._bg_xy = np.stack([xs, ys], axis=1).astype(np.float64) / LOW_PX  # mat mm
+        # Per zone, the samples within reach of its bands' glare measure (a card may
+        # stick out by ZONE_MARGIN).
+        reach = GLARE_MAT_MM + ZONE_MARGIN
+        self._zone_samples = {z.name: np.nonzero(
+            (self._bg_xy[:, 0] > z.rect.x - reach) & (self._bg_xy[:, 0] < z.rect.x + z.rect.w + reach)
+            & (self._bg_xy[:, 1] > z.rect.y - reach) & (self._bg_xy[:, 1] < z.rect.y + z.rect.h + reach)
+        )[0] for z in self.layout.zones}
         terms = _poly_terms(*self._norm(xs.astype(np.float32), ys.astype(np.float32)))
         self._bg_terms = terms.astype(np.float64)  # samples x terms
         self._bg_terms_t = np.ascontiguousarray(self._bg_terms.T)
@@ -395,8 +401,10 @@ class Reader:
             mad = (ranked[channels, (n - 1) // 2] + ranked[channels, n // 2]) / 2 + 1e-3
             keep = r < np.maximum(0.05, 3 * mad)[:, None]
         fit = coef @ self._bg_terms_t
-        return _Light(np.asarray(coef.T), (obs - fit).astype(np.float32),
-                      (np.exp(self._log_ref + fit) - 8.0).astype(np.float32))
+        # Added white lifts the mat's level m to m + s (255 - m): each sample's s.
+        m = np.exp(self._log_ref + fit) - 8.0
+        s = (m + 8.0) * np.expm1(obs - fit) / np.maximum(255.0 - m, 1.0)
+        return _Light(np.asarray(coef.T), s.min(axis=0))
 
     # -- the frame ---------------------------------------------------------------------
     def read(self, frame: Image, calib: Calibration,
@@ -745,28 +753,23 @@ class Reader:
                        @ light.coef).astype(np.float32)
         inverse = (1.0 / (gains * 255.0)).astype(np.float32)
         to_frame = {a.zone.name: m2f @ self._zone_matrix(a.zone) for a in asks}
-        glare = self._mat_glare(light, mids)
+        glare = self._mat_glare(light, [a.zone for a in asks], mids)
         return [_Band(a, u0, v0, to_frame[a.zone.name],
                       min(self._th, max(int(a.visible * TPL_PX), 8)), g, s)
                 for a, (u0, v0), g, s in zip(asks, corners, inverse, glare, strict=True)]
 
-    def _mat_glare(self, light: _Light, mids: FloatImage) -> list[float]:
+    def _mat_glare(self, light: _Light, zones: list[Zone], mids: FloatImage) -> list[float]:
         """How much white glare (its share of the way to white) the mat around each
         band (its middle, mat mm) shows: the mat samples there are lighter than the
         smooth light in every channel, as added white makes them (0 without enough
         samples)."""
-        near = (np.square(mids[:, None, :] - self._bg_xy[None]).sum(axis=2)
-                < GLARE_MAT_MM ** 2)
         out = []
-        for row in near:
-            if np.count_nonzero(row) < GLARE_MAT_SAMPLES:
-                out.append(0.0)
-                continue
-            r = np.median(light.resid[:, row], axis=1)
-            m = np.median(light.expect[:, row], axis=1)
-            # Added white lifts level m to m + s (255 - m).
-            s = (m + 8.0) * np.expm1(r) / np.maximum(255.0 - m, 1.0)
-            out.append(float(np.clip(s.min(), 0.0, GLARE_MOST)))
+        for zone, mid in zip(zones, mids, strict=True):
+            # Only the samples that can be near a band of this zone are measured.
+            idx = self._zone_samples[zone.name]
+            near = idx[np.square(self._bg_xy[idx] - mid).sum(axis=1) < GLARE_MAT_MM ** 2]
+            out.append(float(np.clip(np.median(light.glare[near]), 0.0, GLARE_MOST))
+                       if len(near) >= GLARE_MAT_SAMPLES else 0.0)
         return out
 
     def _read_many(self, bands: list[_Band], edges: list[tuple[float, list[int], float]],
