@@ -4,7 +4,9 @@ The pipeline for one frame:
 1. warp a low-resolution top-down view (1 px/mm) of the mat from the frame;
 2. measure the light: the mat's plain fill is known, so a smooth per-channel
    gain field fitted where the mat shows gives the light gradient and the
-   colour cast, and dividing by it gives true colours;
+   colour cast, and dividing by it gives true colours; where the mat is
+   lighter than that field in every channel, as added white makes it, it
+   shows how much glare lies there;
 3. in each zone (turned so card tops point up) separate cards from the mat,
    find the stack's extent and the top edge of every card in it: the first is
    the stack's top, the last lies one card height above the stack's bottom,
@@ -347,10 +349,11 @@ class Reader:
         # Per zone, the samples within reach of its bands' glare measure (a card may
         # stick out by ZONE_MARGIN).
         reach = GLARE_MAT_MM + ZONE_MARGIN
-        self._zone_samples = {z.name: np.nonzero(
-            (self._bg_xy[:, 0] > z.rect.x - reach) & (self._bg_xy[:, 0] < z.rect.x + z.rect.w + reach)
-            & (self._bg_xy[:, 1] > z.rect.y - reach) & (self._bg_xy[:, 1] < z.rect.y + z.rect.h + reach)
-        )[0] for z in self.layout.zones}
+        x, y = self._bg_xy.T
+        self._zone_samples = {
+            z.name: np.nonzero((x > z.rect.x - reach) & (x < z.rect.x + z.rect.w + reach)
+                               & (y > z.rect.y - reach) & (y < z.rect.y + z.rect.h + reach))[0]
+            for z in self.layout.zones}
         terms = _poly_terms(*self._norm(xs.astype(np.float32), ys.astype(np.float32)))
         self._bg_terms = terms.astype(np.float64)  # samples x terms
         self._bg_terms_t = np.ascontiguousarray(self._bg_terms.T)
@@ -662,9 +665,9 @@ class Reader:
         return self._line_cache[rows]
 
     def _top_edges(self, crops: Image) -> list[tuple[float, list[int], float]]:
-        """Per band crop (stacked, tilt 0, ``_strip_cols`` only): the slope of the card's top edge, the rows of
-        the strongest lines at that slope (each the boundary below that row), and the
-        runner-up slope.
+        """Per band crop (stacked, tilt 0, ``_strip_cols`` only): the slope of the card's
+        top edge, the rows of the strongest lines at that slope (each the boundary below
+        that row), and the runner-up slope.
 
         A card's top edge, and the frame and rules printed parallel to it, are
         straight colour steps across the whole width; the tops of a numeral, pips
@@ -1026,15 +1029,15 @@ class Reader:
         light are divided out: there it is ``s * veil`` per channel (``veil`` =
         one over the light's gain), a tinted veil that would turn blue toward
         green under a magenta cast. How much (``s``) shows in a band's darkest
-        print (in ``views``), lifted above that of the card it looks most like.
+        print (in ``views``), lifted above that of the card it looks most like,
+        and at least as much as the mat around the band shows (``least``).
         """
         k = views.shape[1] // 50
         seen = np.partition(views, k, axis=1)[:, k].astype(np.float64)
         dark = self._dark(hv)[like].astype(np.float64)
         lift = (veils @ np.array([0.114, 0.587, 0.299], np.float32)).astype(np.float64)
         share = np.clip((seen - dark) / np.maximum(lift - dark, 1e-3), 0.0, GLARE_MOST)
-        # A card whose darkest print is pale in the profile's photo lifts little: the
-        # mat around it may show more (``least``).
+        # A card whose darkest print is pale (an orange 1 has no black) lifts little.
         share = np.maximum(share, least)
         share[share < GLARE_LEAST] = 0.0
         # Only the veil's tint is taken off: its grey part pales every colour alike,
