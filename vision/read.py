@@ -350,10 +350,11 @@ class Reader:
         # stick out by ZONE_MARGIN).
         reach = GLARE_MAT_MM + ZONE_MARGIN
         x, y = self._bg_xy.T
-        self._zone_samples = {
-            z.name: np.nonzero((x > z.rect.x - reach) & (x < z.rect.x + z.rect.w + reach)
-                               & (y > z.rect.y - reach) & (y < z.rect.y + z.rect.h + reach))[0]
-            for z in self.layout.zones}
+        self._zone_samples: dict[str, tuple[NDArray[np.intp], FloatImage, FloatImage]] = {}
+        for z in self.layout.zones:
+            idx = np.nonzero((x > z.rect.x - reach) & (x < z.rect.x + z.rect.w + reach)
+                             & (y > z.rect.y - reach) & (y < z.rect.y + z.rect.h + reach))[0]
+            self._zone_samples[z.name] = (idx, x[idx].copy(), y[idx].copy())
         terms = _poly_terms(*self._norm(xs.astype(np.float32), ys.astype(np.float32)))
         self._bg_terms = terms.astype(np.float64)  # samples x terms
         self._bg_terms_t = np.ascontiguousarray(self._bg_terms.T)
@@ -767,12 +768,16 @@ class Reader:
         smooth light in every channel, as added white makes them (0 without enough
         samples)."""
         out = []
-        for zone, mid in zip(zones, mids, strict=True):
+        for zone, (mx, my) in zip(zones, mids.tolist(), strict=True):
             # Only the samples that can be near a band of this zone are measured.
-            idx = self._zone_samples[zone.name]
-            near = idx[np.square(self._bg_xy[idx] - mid).sum(axis=1) < GLARE_MAT_MM ** 2]
-            out.append(float(np.clip(np.median(light.glare[near]), 0.0, GLARE_MOST))
-                       if len(near) >= GLARE_MAT_SAMPLES else 0.0)
+            idx, x, y = self._zone_samples[zone.name]
+            near = light.glare[idx[(x - mx) ** 2 + (y - my) ** 2 < GLARE_MAT_MM ** 2]]
+            n = len(near)
+            if n < GLARE_MAT_SAMPLES:
+                out.append(0.0)
+                continue
+            mid = np.partition(near, [(n - 1) // 2, n // 2])  # the median, sorting less
+            out.append(min(max(float(mid[(n - 1) // 2] + mid[n // 2]) / 2, 0.0), GLARE_MOST))
         return out
 
     def _read_many(self, bands: list[_Band], edges: list[tuple[float, list[int], float]],
