@@ -62,6 +62,7 @@ is most of what keeps a frame quick.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Collection, Generator
 from dataclasses import dataclass, field
@@ -1045,6 +1046,8 @@ class Reader:
         # A card whose darkest print is pale (an orange 1 has no black) lifts little.
         share = np.maximum(share, least)
         share[share < GLARE_LEAST] = 0.0
+        if not share.any():
+            return bands
         # Only the veil's tint is taken off: its grey part pales every colour alike,
         # which the colour distance allows for, and a veil guessed where there is
         # none then shifts no hue.
@@ -1193,8 +1196,10 @@ class Reader:
         return out
 
 
+@functools.cache
 def _rivals(k: int) -> NDArray[np.intp]:
-    """For each of ``k`` leaders, the others (in rank order), one row each."""
+    """For each of ``k`` leaders, the others (in rank order), one row each (shared: not
+    to be written to)."""
     return np.array([[c for c in range(k) if c != a] for a in range(k)], np.intp).reshape(k, -1)
 
 
