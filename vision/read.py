@@ -543,9 +543,9 @@ class Reader:
                 # All asked at once (one round, not up to three), taken in turn.
                 steps = [step for step in RETRY_MM
                          if 0 <= t + step <= next_top - MIN_GAP_MM * LOW_PX]
-                further = yield [_Ask(zone, t + step * LOW_PX, cx,
-                                      min(p.band_mm, next_top - t - step - COVER_SLACK_MM),
-                                      certain) for step in steps]
+                further = (yield [_Ask(zone, t + step * LOW_PX, cx,
+                                       min(p.band_mm, next_top - t - step - COVER_SLACK_MM),
+                                       certain) for step in steps]) if steps else []
                 for other in further:
                     if other is not None and other.score > rd.score:
                         rd = other
@@ -747,6 +747,8 @@ class Reader:
 
     def _bands(self, asks: list[_Ask], m2f: FloatImage, light: _Light) -> list[_Band]:
         """The asks in frame terms: each band's corner, its matrix, height and light."""
+        if not asks:
+            return []
         p = self.profile
         corners = [(a.cx / LOW_PX - p.card_w / 2, a.t / LOW_PX) for a in asks]
         mids = np.array([self._to_mat(a.zone, u0 + p.card_w / 2, v0 + p.band_mm / 2)

@@ -15,6 +15,7 @@ from vision import read
 from vision.calibrate import Calibrator
 from vision.deck_art import ALL_FACES, render_card
 from vision.enroll import enroll_from_dir
+from vision.mat import standard_mat
 from vision.position import UNKNOWN
 from vision.profile import DeckProfile, builtin_profile, profile_from_cards, upright_band
 from vision.read import Reader
@@ -234,3 +235,20 @@ def test_a_card_found_beyond_its_warped_band_is_read_again_around_its_index(clas
     assert "flag7.south" in again  # the case is really there
     assert res.zones() == stacks
     assert min(res.confidences()["flag7.south"]) >= read.SURE
+
+
+def test_a_sliver_of_card_at_a_zones_far_end_with_nowhere_further_to_look(classic):
+    # Something card-wide but only 15 mm tall at the very start of a zone (a card of
+    # the next zone reaching in, a sleeve): its band fits no index, and there is no
+    # room to look for the band a little further along. Reading goes on (it once
+    # asked for nothing, and a round of no bands failed).
+    table = lay_table({}, "classic", np.random.default_rng(3))
+    frame = photograph(table, Camera(tilt_x_deg=3.0), PLAIN, np.random.default_rng(1)).image
+    calib = Calibrator().update(frame)
+    zone = next(z for z in standard_mat().zones if z.name == "flag1.south")
+    x0, y0 = zone.rect.x + 4.0, zone.rect.y - read.ZONE_MARGIN + 2.0
+    corners = np.array([[x0, y0], [x0 + 63.0, y0], [x0 + 63.0, y0 + 15.0], [x0, y0 + 15.0]])
+    px = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), calib.mat_to_frame)
+    cv2.fillConvexPoly(frame, np.round(px.reshape(-1, 2)).astype(np.int32), (235, 235, 240))
+    got = Reader(classic).read(frame, Calibrator().update(frame))
+    assert all(c.token == UNKNOWN for c in got.cards)
