@@ -779,8 +779,8 @@ class Reader:
             if n < GLARE_MAT_SAMPLES:
                 out.append(0.0)
                 continue
-            mid = np.partition(near, [(n - 1) // 2, n // 2])  # the median, sorting less
-            out.append(min(max(float(mid[(n - 1) // 2] + mid[n // 2]) / 2, 0.0), GLARE_MOST))
+            part = np.partition(near, [(n - 1) // 2, n // 2])  # the median, sorting less
+            out.append(min(max(float(part[(n - 1) // 2] + part[n // 2]) / 2, 0.0), GLARE_MOST))
         return out
 
     def _read_many(self, bands: list[_Band], edges: list[tuple[float, list[int], float]],
@@ -915,11 +915,11 @@ class Reader:
         """
         warped = [self._warped(b, slope, frame) for b, (slope, _) in zip(bands, edges,
                                                                            strict=True)]
-        fits: list[tuple[int, int]] = [(0, 0)] * len(bands)
-        by_hv: dict[int, list[int]] = {}
+        groups: dict[int, list[int]] = {}
         for i, b in enumerate(bands):
-            by_hv.setdefault(b.hv, []).append(i)
-        for hv, idx in by_hv.items():
+            groups.setdefault(b.hv, []).append(i)
+        fits: list[tuple[int, int]] = [(0, 0)] * len(bands)
+        for hv, idx in groups.items():
             for i, fit in zip(idx, self._layout_fits([warped[i][2] for i in idx], hv),
                               strict=True):
                 fits[i] = fit
@@ -929,9 +929,6 @@ class Reader:
         at = [places[0] for _, _, places in laid]
         views: list[FloatImage] = [np.zeros(0, np.float32)] * len(bands)
         corrs: list[FloatImage] = [np.zeros(0, np.float32)] * len(bands)
-        groups: dict[int, list[int]] = {}
-        for i, b in enumerate(bands):
-            groups.setdefault(b.hv, []).append(i)
         for hv, idx in groups.items():
             _, tpl = self._normalised_templates(hv, 2)
             # Which placement some card explains best.
