@@ -1074,8 +1074,7 @@ class Reader:
         """Name each placed band (visible ``hvs`` high), or ``unknown``; bands of one
         visible height are judged together. ``veils``: one over the light's gain
         over each band, to take glare off its colours (``None``: leave them);
-        ``glares``: the glare the mat around each shows, at least as much as its
-        print may show."""
+        ``glares``: the glare the mat around each band shows, the least taken off."""
         w = self._tw
         ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
         cut = []
@@ -1099,9 +1098,10 @@ class Reader:
         return out
 
     def _decide_group(self, hv: int, placed: list[_Placed], samples: FloatImage,
-                      veils: FloatImage | None, glares: FloatImage,
+                      veils: FloatImage | None, least: FloatImage,
                       ) -> list[tuple[str, float, float, list[tuple[str, float]]]]:
-        """Name bands of one visible height ``hv`` (``samples``: of each one's colours).
+        """Name bands of one visible height ``hv`` (``samples``: of each one's colours;
+        ``veils`` and ``least`` as ``_unveil`` takes them).
 
         Each band's ``corr`` holds every token's correlations with its views over
         small shifts. A first pass ranks the tokens by their best correlation minus
@@ -1122,7 +1122,7 @@ class Reader:
         bi = np.arange(len(placed))[:, None]  # (fancy indexing: take_along_axis is slower)
         if veils is not None:
             samples = self._unveil(samples, views[:, views.shape[1] // 2], hv,
-                                 ncc.argmax(axis=1), veils, glares)
+                                 ncc.argmax(axis=1), veils, least)
         cdist = _colour_distance(np.broadcast_to(self._chroma, (len(placed), *self._chroma.shape)),
                                  sample_signatures(samples))
         # Colour differences below the noise floor (white balance, one photo per
