@@ -48,24 +48,18 @@ def band_features(band: FloatImage) -> tuple[FloatImage, FloatImage]:
     return gray.astype(np.float32), colour_signature(band)
 
 
-def colour_signature(band: FloatImage, step: int = 1) -> FloatImage:
+def colour_signature(band: FloatImage) -> FloatImage:
     """Mean Lab chroma of a band (BGR float 0..1) and of its most saturated quarter."""
-    return colour_signatures(band[None], step)[0]
-
-
-def colour_signatures(bands: FloatImage, step: int = 1) -> FloatImage:
-    """``colour_signature`` of each of equally sized bands, stacked.
-
-    ``step`` samples every step-th pixel each way: a mean needs no more. The
-    8-bit conversion (table driven, many times faster than the float one) is
-    exact to a Lab unit, far below the colour noise floor.
-    """
     ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
-    return sample_signatures(bands[:, iy::step, ix:bands.shape[2] - ix:step])
+    return sample_signatures(band[None, iy:, ix:band.shape[1] - ix])[0]
 
 
 def sample_signatures(inner: FloatImage) -> FloatImage:
-    """``colour_signatures`` of the samples taken of each band (stacked, BGR 0..1)."""
+    """``colour_signature`` of the samples taken of each band (stacked, BGR 0..1).
+
+    The 8-bit conversion (table driven, many times faster than the float one) is
+    exact to a Lab unit, far below the colour noise floor.
+    """
     n, h, w = inner.shape[:3]
     # All bands as one image: the conversions work pixel by pixel.
     px = cv2.convertScaleAbs(np.ascontiguousarray(inner).reshape(n * h, w, 3), alpha=255.0)

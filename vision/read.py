@@ -721,8 +721,9 @@ class Reader:
         m, h = round(REFINE_MM * TPL_PX), self._th
         bands = self._bands(asks, m2f, light)
         # The tilt from each card's own top edge (and the lines parallel to it).
+        cols = self._strip_cols()
         edges = self._top_edges(np.stack([
-            self._warp_band(b.to_frame, b.u0, b.v0, 0.0, frame, m + h // 2, self._strip_cols())
+            self._warp_band(b.to_frame, b.u0, b.v0, 0.0, frame, m + h // 2, cols)
             for b in bands]))
         return self._read_many(bands, edges, frame)
 
