@@ -137,6 +137,7 @@ COVER_SLACK_MM: Final = 3.0  # a crooked covering card hides this much more at o
 MIN_EDGE: Final = 5.0  # colour step (sum of BGR levels) of a covered card's top edge
 
 
+_GREY: Final = np.array([[0.114, 0.587, 0.299]], np.float32)  # BGR -> grey, as OpenCV weighs
 _APART: Final = np.abs(np.subtract.outer(TILTS, TILTS)) >= TILT_APART  # tilt pairs far apart
 
 
@@ -194,13 +195,15 @@ class _Light(NamedTuple):
 
 
 class _Placed(NamedTuple):
-    """A band warped upright at ``slope`` (true colours, and blurred grey) and where in
-    it the index lies (``tx``, ``ty``), with every token's correlation (``corr``, one
-    column each) with the band's views over small shifts (``views``, one per row, on
-    every other pixel each way)."""
+    """A band warped upright at ``slope`` (as the frame shows it, with the scale per
+    channel to its true colours, and in blurred true grey) and where in it the index
+    lies (``tx``, ``ty``), with every token's correlation (``corr``, one column each)
+    with the band's views over small shifts (``views``, one per row, on every other
+    pixel each way)."""
 
     slope: float
-    crop: FloatImage
+    crop: NDArray[Any]
+    scale: FloatImage
     gray: FloatImage
     tx: int
     ty: int
@@ -843,7 +846,8 @@ class Reader:
                                   [bands[i].glare for i in keep])
         out: list[CardRead | None] = [None] * len(bands)
         for i, (token, conf, score, cands) in zip(keep, named, strict=True):
-            band, (slope, _, _, tx, ty, *_) = bands[i], placed[i]
+            band, pl = bands[i], placed[i]
+            slope, tx, ty = pl.slope, pl.tx, pl.ty
             # The band's corners and its top edge's middle, crop px -> zone-local mm.
             bw, bh = p.card_w * TPL_PX, p.band_mm * TPL_PX
             pts = np.array([[tx, ty, 1], [tx + bw, ty, 1], [tx + bw, ty + bh, 1],
@@ -857,14 +861,14 @@ class Reader:
         return out
 
     def _warped(self, band: _Band, slope: float, frame: Image,
-                ) -> tuple[FloatImage, FloatImage, FloatImage]:
-        """The band warped upright at ``slope``: true colours, blurred grey, and that
-        grey at half size (where the deck's layout is looked for)."""
-        # A per-channel scalar: far quicker than numpy's broadcast over 3 channels.
-        scalar: Any = (*band.gain.tolist(), 0.0)
-        crop = cv2.multiply(self._warp_band(band.to_frame, band.u0, band.v0, slope, frame),
-                            scalar, dtype=cv2.CV_32F)
-        gray = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
+                ) -> tuple[Image, FloatImage, FloatImage]:
+        """The band warped upright at ``slope``: as the frame shows it, in blurred true
+        grey, and that grey at half size (where the deck's layout is looked for)."""
+        crop = self._warp_band(band.to_frame, band.u0, band.v0, slope, frame)
+        # Grey of the true colours in one weighted sum (the light's gain folded into
+        # the weights): the colours themselves are only sampled, later.
+        gray = cv2.GaussianBlur(cv2.transform(crop.astype(np.float32), band.gain * _GREY),
+                                (0, 0), BLUR)
         half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2),
                           interpolation=cv2.INTER_AREA)
         return crop, gray, half
@@ -888,23 +892,42 @@ class Reader:
             out.append((2 * lx - ix, 2 * ly - iy))
         return out
 
-    def _hypotheses(self, gray: FloatImage, hv: int, layout: tuple[int, int],
-                    rows: list[int]) -> list[tuple[int, int]]:
+    def _sides(self, grays: FloatImage, hv: int) -> list[int]:
+        """Per band (grey, stacked) of visible height ``hv``: where both side edges of a
+        card-wide band show best (its left edge's column)."""
+        m, w = round(REFINE_MM * TPL_PX), self._tw
+        band_rows = grays[:, m + 2:m + hv - 2]
+        k = band_rows.shape[1] // 5
+        # The steps across each column, at most 2m columns off either side's place.
+        left, right = (np.partition(np.abs(np.diff(band_rows[:, :, c:c + 2 * m], axis=2)),
+                                    k, axis=1)[:, k] for c in (0, w))
+        return (np.minimum(left, right).argmax(axis=1) + 1).tolist()  # both must show
+
+    @staticmethod
+    def _hypotheses(layout: tuple[int, int], rows: list[int], sx: int,
+                    ) -> list[tuple[int, int]]:
         """The placements of a band's index worth a look: where the deck's layout fits;
         or one of the strongest straight lines (``rows``) is the card's top edge, and
         across where that layout fits or where both side edges of a card-wide band
-        show."""
-        m, w = round(REFINE_MM * TPL_PX), self._tw
-        band_rows = gray[m + 2:m + hv - 2]
-        sides = np.partition(cv2.absdiff(band_rows[:, 1:], band_rows[:, :-1]),
-                             len(band_rows) // 5, axis=0)[len(band_rows) // 5]
-        pair = np.minimum(sides[:2 * m - 1], sides[w:w + 2 * m - 1])  # both must show
+        show (``sx``)."""
         tx, ty = layout
         hyps = {(tx, ty)}
-        sx = int(pair.argmax()) + 1
         for r in rows:
             hyps |= {(tx, r + 1), (sx, r + 1)}
         return _distinct(hyps)
+
+    def _looks(self, grays: FloatImage, which: list[int], places: list[tuple[int, int]],
+               hv: int) -> FloatImage:
+        """The views (on every other pixel each way) of the bands ``grays[which]`` with
+        their index placed at ``places``, one per row; beyond a band's edge its edge
+        pixels repeat (as ``_views`` pads)."""
+        _, hgt, wid = grays.shape
+        ix, iy = round(INSET_X * TPL_PX), round(INSET_Y * TPL_PX)
+        xy = np.array(places, np.intp).reshape(-1, 2)
+        rows = np.clip(xy[:, 1:] + iy + np.arange(0, hv - iy, 2), 0, hgt - 1)
+        cols = np.clip(xy[:, :1] + ix + np.arange(0, self._tw - 2 * ix, 2), 0, wid - 1)
+        flat = (np.array(which, np.intp)[:, None] * hgt + rows) * wid
+        return np.take(grays, flat[:, :, None] + cols[:, None, :]).reshape(len(xy), -1)
 
     def _place_many(self, bands: list[_Band], edges: list[tuple[float, list[int]]],
                     frame: Image) -> list[_Placed]:
@@ -919,32 +942,30 @@ class Reader:
         groups: dict[int, list[int]] = {}
         for i, b in enumerate(bands):
             groups.setdefault(b.hv, []).append(i)
-        fits: list[tuple[int, int]] = [(0, 0)] * len(bands)
-        for hv, idx in groups.items():
-            for i, fit in zip(idx, self._layout_fits([warped[i][2] for i in idx], hv),
-                              strict=True):
-                fits[i] = fit
-        laid = [(crop, gray, self._hypotheses(gray, b.hv, fit, rows))
-                for (crop, gray, _), b, fit, (_, rows) in zip(warped, bands, fits, edges,
-                                                              strict=True)]
-        at = [places[0] for _, _, places in laid]
+        at: list[tuple[int, int]] = [(0, 0)] * len(bands)
         views: list[FloatImage] = [np.zeros(0, np.float32)] * len(bands)
         corrs: list[FloatImage] = [np.zeros(0, np.float32)] * len(bands)
         for hv, idx in groups.items():
-            _, tpl = self._normalised_templates(hv, 2)
+            grays = np.stack([warped[i][1] for i in idx])
+            hyps = [self._hypotheses(fit, edges[i][1], sx) for i, fit, sx in zip(
+                idx, self._layout_fits([warped[i][2] for i in idx], hv),
+                self._sides(grays, hv), strict=True)]
+            tpl = self._normalised_templates(hv, 2)[1]
             # Which placement some card explains best.
-            many = [i for i in idx if len(laid[i][2]) > 1]
+            many = [j for j, h in enumerate(hyps) if len(h) > 1]
+            for i, h in zip(idx, hyps, strict=True):
+                at[i] = h[0]
             if many:
-                looks = _ncc_rows(np.concatenate([
-                    self._views(laid[i][1], x, y, hv, 0, 2) for i in many
-                    for x, y in laid[i][2]]), tpl).max(axis=1)
+                looks = _ncc_rows(self._looks(grays, [j for j in many for _ in hyps[j]],
+                                              [xy for j in many for xy in hyps[j]], hv),
+                                  tpl).max(axis=1)
                 k = 0
-                for i in many:
-                    n = len(laid[i][2])
-                    at[i] = laid[i][2][int(np.argmax(looks[k:k + n]))]
+                for j in many:
+                    n = len(hyps[j])
+                    at[idx[j]] = hyps[j][int(np.argmax(looks[k:k + n]))]
                     k += n
             # Every token there over small shifts.
-            seen = [self._views(laid[i][1], *at[i], hv, SHIFT_PX, 2) for i in idx]
+            seen = [self._views(warped[i][1], *at[i], hv, SHIFT_PX, 2) for i in idx]
             corr = _ncc_rows(np.concatenate(seen), tpl)
             for i, v, c in zip(idx, seen, np.split(corr, len(idx)), strict=True):
                 views[i], corrs[i] = v, c
@@ -962,13 +983,14 @@ class Reader:
                     moved.append(i)
             if not moved:
                 break
-            seen = [self._views(laid[i][1], *at[i], self._th, SHIFT_PX, 2) for i in moved]
+            seen = [self._views(warped[i][1], *at[i], self._th, SHIFT_PX, 2) for i in moved]
             corr = _ncc_rows(np.concatenate(seen), self._normalised_templates(self._th, 2)[1])
             for i, v, c in zip(moved, seen, np.split(corr, len(moved)), strict=True):
                 views[i], corrs[i] = v, c
             moving = moved
-        return [_Placed(slope, crop, gray, *at[i], views[i], corrs[i])
-                for i, ((slope, _), (crop, gray, _)) in enumerate(zip(edges, laid, strict=True))]
+        return [_Placed(slope, crop, b.gain, gray, *at[i], views[i], corrs[i])
+                for i, ((slope, _), (crop, gray, _), b) in enumerate(zip(edges, warped, bands,
+                                                                         strict=True))]
 
     def _normalised_templates(self, hv: int, step: int = 1) -> tuple[FloatImage, FloatImage]:
         """Templates cut to the visible height (every ``step``-th pixel each way): raw,
@@ -1016,7 +1038,8 @@ class Reader:
         hv = min(self._th, max(int(min(visible_mm, self.profile.band_mm) * TPL_PX), 8))
         views = self._views(gray, SHIFT_PX, SHIFT_PX, hv, SHIFT_PX, 2)
         corr = _ncc_rows(views, self._normalised_templates(hv, 2)[1])
-        return self._decide_many([_Placed(0.0, crop, gray, SHIFT_PX, SHIFT_PX, views, corr)],
+        return self._decide_many([_Placed(0.0, crop, np.ones(3, np.float32), gray, SHIFT_PX,
+                                          SHIFT_PX, views, corr)],
                                  [hv], [None])[0]
 
     def _dark(self, hv: int) -> FloatImage:
@@ -1085,15 +1108,17 @@ class Reader:
             band = pl.crop[y0:y0 + hv, x0:x0 + w]
             # Its colour's samples: every fourth pixel each way, inside its edges (some
             # 200, for two means: the colour noise floor is far above what more would add).
-            cut.append(band[iy::4, ix:band.shape[1] - ix:4])
+            cut.append(band[iy::4, ix:band.shape[1] - ix:4])  # in true colours below
             groups.setdefault((hv, cut[-1].shape, veils[i] is None), []).append(i)
         out: list[tuple[str, float, float, list[tuple[str, float]]]] = [
             (UNKNOWN, 0.0, 0.0, [])] * len(placed)
         for (hv, _, bare), idx in groups.items():
             veil = None if bare else np.stack([veils[i] for i in idx])  # type: ignore[misc]
             least = np.array([glares[i] if glares else 0.0 for i in idx])
+            samples = (np.stack([cut[i] for i in idx])
+                       * np.stack([placed[i].scale for i in idx])[:, None, None, :])
             got = self._decide_group(hv, [placed[i] for i in idx],
-                                     np.stack([cut[i] for i in idx]), veil, least)
+                                     samples.astype(np.float32, copy=False), veil, least)
             for i, d in zip(idx, got, strict=True):
                 out[i] = d
         return out
