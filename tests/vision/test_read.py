@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import calm_scene
+from vision import read
 from vision.calibrate import Calibrator
 from vision.position import UNKNOWN
 from vision.profile import builtin_profile
@@ -123,3 +124,18 @@ def test_single_cards_laid_crooked_at_the_end_flags_are_read_surely(reader, layo
     for zone, truth in zones.items():
         assert [t for t, _ in got[zone]] == truth, (zone, got[zone])
         assert all(conf >= 0.75 for _, conf in got[zone]), (zone, got[zone])
+
+
+def test_placements_beyond_a_bands_edge_are_looked_at_as_its_shifts_are(reader):
+    """The quick look between placements (all bands at once) sees what the shift
+    search sees at the same place, also where the index would lie partly beyond the
+    warped band and its edge pixels stand in."""
+    rng = np.random.default_rng(5)
+    m = round(read.REFINE_MM * read.TPL_PX)
+    grays = rng.random((3, reader._th + 2 * m, reader._tw + 2 * m), dtype=np.float32)
+    places = [(m, m), (-6, 3), (2 * m + 5, -4), (m - 1, 2 * m + 7)]
+    which = [0, 1, 2, 1]
+    for hv in (reader._th, 20):
+        looks = reader._looks(grays, which, places, hv)
+        for row, j, (x, y) in zip(looks, which, places, strict=True):
+            assert np.array_equal(row, reader._views(grays[j], x, y, hv, 0, 2)[0])
