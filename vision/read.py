@@ -1022,8 +1022,6 @@ class Reader:
         if pad:
             gray = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
             y0, x0 = y0 + pad, x0 + pad
-        if s == 0:
-            return np.ascontiguousarray(gray[y0:y0 + hh:step, x0:x0 + ww:step]).reshape(1, -1)
         return _windows(gray[y0:, x0:], 2 * s + 1, 2 * s + 1, hh, ww, step)
 
     def classify(self, crop: FloatImage, visible_mm: float,
