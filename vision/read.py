@@ -57,7 +57,10 @@ Every zone's reading is a generator that asks for the bands it reads next (one
 card's, or every place a stack's band may lie): where it looks next depends on
 what it found below. The bands all zones ask for at once are read together,
 each step one call for all of them (or for all of one visible height), which
-is most of what keeps a frame quick.
+is most of what keeps a frame quick. So a zone asks ahead, with its last card,
+for every top whose ask cannot wait on what lies below it (the band shows
+whole whatever is found there); a read asked ahead is used only where the top
+is then asked just so, and the reads are the same as one at a time.
 """
 
 from __future__ import annotations
@@ -134,6 +137,7 @@ MIN_GAP_MM: Final = 12.0  # closest two fanned card tops can be: the band (16 mm
 # less what a crooked card hides at one corner
 PEAK_SEPARATION_MM: Final = 3.0  # candidate edges closer than this are one edge
 COVER_SLACK_MM: Final = 3.0  # a crooked covering card hides this much more at one corner
+AHEAD_SLACK_MM: Final = 3.0  # room a band asked ahead has to show whole (``_read_zone``)
 MIN_EDGE: Final = 5.0  # colour step (sum of BGR levels) of a covered card's top edge
 
 
@@ -529,15 +533,51 @@ class Reader:
         # actually found, not at a line in the art.
         reads: list[CardRead] = []
         sure: list[bool] = []
+
+        def ask_at(t: float, certain: bool, below: float) -> _Ask:
+            """The ask of the top at ``t``, the next card found below it at ``below``."""
+            visible = min(p.band_mm, below - t - COVER_SLACK_MM)
+            band_rows = fg[int(t) + 1:int(t + max(visible, 3))]
+            covered = _mostly(band_rows) if len(band_rows) else cols
+            return _Ask(zone, t, self._card_centre(covered, p.card_w, (c0 + c1 + 1) / 2),
+                        visible, certain)
+
+        def shown(t: float, below: float) -> tuple[float, int, int]:
+            """All that ``ask_at(t, ., below)`` depends on: the top, where the rows its
+            centre is taken over end, and its visible height in template px."""
+            visible = min(p.band_mm, below - t - COVER_SLACK_MM)
+            return t, int(t + max(visible, 3)), min(self._th, max(int(visible * TPL_PX), 8))
+
+        # Asked ahead, in the first round with the last card: every top whose ask
+        # already follows, as it does while each top below it that is not certain is
+        # a line in the art (as most are) and each that is lies where the outline
+        # shows it: its band shows whole with AHEAD_SLACK_MM to spare, and (for a top
+        # that is not certain) no top below lies close enough to hide it. A read asked
+        # ahead stands when its top's ask turns out the same (a band's read does not
+        # depend on what else is read with it); most do, and a zone of three cards
+        # then takes two rounds, not four (the line in the art under the middle
+        # card's top is asked on its own).
+        ahead: dict[tuple[float, int, int], _Ask] = {}
+        below = bottom
+        for t, certain in reversed(tops):
+            if below == bottom or (
+                    below - t - COVER_SLACK_MM >= p.band_mm + AHEAD_SLACK_MM
+                    and (certain or not any(t < u < t + (MIN_GAP_MM + AHEAD_SLACK_MM) * LOW_PX
+                                            for u, _ in tops))):
+                ahead[shown(t, below)] = ask_at(t, certain, below)
+            if certain:
+                below = t
+        early = dict(zip(ahead, (yield list(ahead.values())), strict=True))
         next_top = bottom
         for t, certain in reversed(tops):
             if reads and not certain and t > next_top - MIN_GAP_MM * LOW_PX:
                 continue  # within the band of the card found below: a line in it
-            visible = min(p.band_mm, next_top - t - COVER_SLACK_MM)
-            band_rows = fg[int(t) + 1:int(t + max(visible, 3))]
-            covered = _mostly(band_rows) if len(band_rows) else cols
-            cx = self._card_centre(covered, p.card_w, (c0 + c1 + 1) / 2)
-            rd = (yield [_Ask(zone, t, cx, visible, certain)])[0]
+            now = shown(t, next_top)
+            if now in ahead:
+                cx, rd = ahead[now].cx, early[now]
+            else:
+                asked = ask_at(t, certain, next_top)
+                cx, rd = asked.cx, (yield [asked])[0]
             if rd is None:
                 continue  # a line in the art, not a card's edge
             if certain and rd.score < MIN_SCORE:

@@ -252,3 +252,33 @@ def test_a_sliver_of_card_at_a_zones_far_end_with_nowhere_further_to_look(classi
     cv2.fillConvexPoly(frame, np.round(px.reshape(-1, 2)).astype(np.int32), (235, 235, 240))
     got = Reader(classic).read(frame, Calibrator().update(frame))
     assert all(c.token == UNKNOWN for c in got.cards)
+
+
+def test_tops_asked_ahead_read_as_asked_one_at_a_time_in_fewer_rounds(classic, monkeypatch):
+    # Fans of the classic deck, some tight enough that a covered card's band is cut
+    # short by where the next card is found; a line in the art under each covered
+    # card's top is a candidate edge too. Asking ahead must not change a read (a read
+    # asked as though the next card lay elsewhere would), only how many rounds of
+    # band reading a frame takes.
+    stacks = {"flag2.south": ["Y3", "R8", "B5"], "flag5.north": ["G6", "P9", "O1"],
+              "flag7.north": ["B2", "O7"], "flag8.south": ["R3", "Y8", "G1"]}
+    table = lay_table(stacks, "classic", np.random.default_rng(6), fan=(16.0, 26.0))
+    frame = photograph(table, CAMERA, PLAIN, np.random.default_rng(2)).image
+    calib = Calibrator().update(frame)
+    rounds: list[int] = []
+    classify = Reader._classify_many
+
+    def counted(self, asks, *rest):
+        rounds[-1] += 1
+        return classify(self, asks, *rest)
+
+    monkeypatch.setattr(Reader, "_classify_many", counted)
+    reads = []
+    for slack in (read.AHEAD_SLACK_MM, 1e9):  # 1e9: nothing asked ahead of its turn
+        monkeypatch.setattr(read, "AHEAD_SLACK_MM", slack)
+        rounds.append(0)
+        reads.append([(c.zone, c.token, c.confidence, c.corners)
+                      for c in Reader(classic).read(frame, calib).cards])
+    assert reads[0] == reads[1]
+    assert {z: [t for zz, t, _, _ in reads[0] if zz == z] for z in stacks} == stacks
+    assert rounds[0] < rounds[1]
