@@ -139,3 +139,16 @@ def test_placements_beyond_a_bands_edge_are_looked_at_as_its_shifts_are(reader):
         looks = reader._looks(grays, which, places, hv)
         for row, j, (x, y) in zip(looks, which, places, strict=True):
             assert np.array_equal(row, reader._views(grays[j], x, y, hv, 0, 2)[0])
+
+
+def test_a_top_edges_strength_is_its_strips_second_to_fourth_weakest_as_sorting_gives():
+    # The sorting network must give what numpy's sort does, to the bit (ties too: the
+    # tilt and the lines chosen follow from comparing these sums).
+    rng = np.random.default_rng(4)
+    vals = np.round(rng.random((5, 15, 8, 30)) * 20).astype(np.float32) / 4
+    ranked = np.sort(vals, axis=2)
+    want = ranked[:, :, 1] + ranked[:, :, 2]
+    want += ranked[:, :, 3]
+    got = read._lower_half_less_least([vals[:, :, i] for i in range(8)])
+    assert got.dtype == np.float32
+    assert np.array_equal(got, want)
