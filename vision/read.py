@@ -138,7 +138,6 @@ MIN_GAP_MM: Final = 12.0  # closest two fanned card tops can be: the band (16 mm
 PEAK_SEPARATION_MM: Final = 3.0  # candidate edges closer than this are one edge
 COVER_SLACK_MM: Final = 3.0  # a crooked covering card hides this much more at one corner
 AHEAD_SLACK_MM: Final = 3.0  # room a band asked ahead has to show whole (``_read_zone``)
-HEIGHT_STEP_PX: Final = 4  # covered bands are read to a multiple of this height
 MIN_EDGE: Final = 5.0  # colour step (sum of BGR levels) of a covered card's top edge
 
 
@@ -547,7 +546,7 @@ class Reader:
             """All that ``ask_at(t, ., below)`` depends on: the top, where the rows its
             centre is taken over end, and its visible height in template px."""
             visible = min(p.band_mm, below - t - COVER_SLACK_MM)
-            return t, int(t + max(visible, 3)), self._shown_px(visible)
+            return t, int(t + max(visible, 3)), min(self._th, max(int(visible * TPL_PX), 8))
 
         # Asked ahead, in the first round with the last card: every top whose ask
         # already follows, as it does while each top below it that is not certain is
@@ -632,14 +631,6 @@ class Reader:
         for k, rd in enumerate(reads):
             rd.order = k
         return reads
-
-    def _shown_px(self, visible: float) -> int:
-        """How much of a band (``visible`` mm) is read, in template px: all of a whole
-        band, and of a covered one what shows, down to a step of HEIGHT_STEP_PX (what
-        that leaves out lies along the covering card's edge), so that covered bands
-        fall into fewer visible heights, each compared with the templates in one call."""
-        hv = min(self._th, max(int(visible * TPL_PX), 8))
-        return hv if hv == self._th else hv - (hv - 8) % HEIGHT_STEP_PX
 
     @staticmethod
     def _card_centre(covered: NDArray[np.bool_], card_w: float, fallback: float) -> float:
@@ -812,7 +803,7 @@ class Reader:
         to_frame = {a.zone.name: m2f @ self._zone_matrix(a.zone) for a in asks}
         glare = self._mat_glare(light, [a.zone for a in asks], mids)
         return [_Band(a, u0, v0, to_frame[a.zone.name],
-                      self._shown_px(a.visible), g, s)
+                      min(self._th, max(int(a.visible * TPL_PX), 8)), g, s)
                 for a, (u0, v0), g, s in zip(asks, corners, inverse, glare, strict=True)]
 
     def _mat_glare(self, light: _Light, zones: list[Zone], mids: FloatImage) -> list[float]:
