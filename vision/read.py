@@ -471,13 +471,21 @@ class Reader:
         return FrameRead(cards, calib, fg.astype(bool), gain)
 
     # -- one zone ----------------------------------------------------------------------
-    def _zone_view(self, zone: Zone, img: NDArray[Any]) -> NDArray[Any]:
+    def _zone_view(self, zone: Zone, img: NDArray[Any], crop: NDArray[Any] | None = None,
+                   ) -> NDArray[Any]:
+        """The zone (and ZONE_MARGIN around it) of a low-res view, card tops up
+        (``crop``: the zone already cut out, not yet turned)."""
+        if crop is None:
+            crop = self._zone_crop(zone, img)
+        # Turned by OpenCV: numpy's reversed view makes every later step many times slower.
+        return crop if zone.up == "up" else cv2.flip(crop, -1)
+
+    @staticmethod
+    def _zone_crop(zone: Zone, img: NDArray[Any]) -> NDArray[Any]:
         r, m = zone.rect, ZONE_MARGIN
         x0, y0 = round((r.x - m) * LOW_PX), round((r.y - m) * LOW_PX)
         x1, y1 = round((r.x + r.w + m) * LOW_PX), round((r.y + r.h + m) * LOW_PX)
-        crop = img[max(y0, 0):y1, max(x0, 0):x1]
-        # Turned by OpenCV: numpy's reversed view makes every later step many times slower.
-        return crop if zone.up == "up" else cv2.flip(crop, -1)
+        return img[max(y0, 0):y1, max(x0, 0):x1]
 
     def _to_mat(self, zone: Zone, u: float, v: float) -> tuple[float, float]:
         """Zone-local mm (tops up, origin at the margin's corner) -> mat mm."""
@@ -490,7 +498,12 @@ class Reader:
         """A zone's cards, first played first: asks (yields) for the bands it reads, a
         list at a time."""
         p = self.profile
-        fg = self._zone_view(zone, fg_all)
+        crop = self._zone_crop(zone, fg_all)
+        # A stack shows at least two rows nearly half a card wide (below): with fewer
+        # pixels set in the whole view, as most zones have, there is none to look for.
+        if cv2.countNonZero(crop) < 2 * 0.45 * p.card_w * LOW_PX:
+            return []
+        fg = self._zone_view(zone, fg_all, crop)
         if zone.kind != "formation":
             # Beyond this zone's far end lies another zone's cards (a formation's
             # first card, the next pile): they are not part of this stack.
@@ -519,12 +532,13 @@ class Reader:
             last = float(lo + np.argmax(grad[lo:hi + 1]) + 1) if hi > lo else last
             between = grad[int(top + MIN_GAP_MM):int(last - MIN_GAP_MM + 1)]
             base = int(top + MIN_GAP_MM)
-            peaks = [base + i + 1 for i in range(1, len(between) - 1)
-                     if between[i] >= between[i - 1] and between[i] > between[i + 1]
-                     and between[i] > MIN_EDGE]
+            mid = between[1:-1]
+            peaks = (base + 2 + np.nonzero((mid >= between[:-2]) & (mid > between[2:])
+                                           & (mid > MIN_EDGE))[0]).tolist()
             # Keep the strongest peaks, one per edge; which are cards is decided later.
             chosen: list[int] = []
-            for pk in sorted(peaks, key=lambda q: -grad[q - 1]):
+            strength = grad.tolist()
+            for pk in sorted(peaks, key=lambda q: -strength[q - 1]):
                 if all(abs(pk - c) >= PEAK_SEPARATION_MM * LOW_PX for c in chosen):
                     chosen.append(pk)
             tops += [(float(c), False) for c in sorted(chosen)]
