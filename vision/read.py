@@ -814,7 +814,8 @@ class Reader:
         gains = np.exp(np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=1)
                        @ light.coef).astype(np.float32)
         inverse = (1.0 / (gains * 255.0)).astype(np.float32)
-        to_frame = {a.zone.name: m2f @ self._zone_matrix(a.zone) for a in asks}
+        to_frame = {z.name: m2f @ self._zone_matrix(z) for z in {a.zone.name: a.zone
+                                                                  for a in asks}.values()}
         glare = self._mat_glare(light, [a.zone for a in asks], mids)
         return [_Band(a, u0, v0, to_frame[a.zone.name],
                       min(self._th, max(int(a.visible * TPL_PX), 8)), g, s)
@@ -898,16 +899,15 @@ class Reader:
         out: list[CardRead | None] = [None] * len(bands)
         for i, (token, conf, score, cands) in zip(keep, named, strict=True):
             band, pl = bands[i], placed[i]
-            slope, tx, ty = pl.slope, pl.tx, pl.ty
+            tx, ty = float(pl.tx), float(pl.ty)
             # The band's corners and its top edge's middle, crop px -> zone-local mm.
             bw, bh = p.card_w * TPL_PX, p.band_mm * TPL_PX
-            pts = np.array([[tx, ty, 1], [tx + bw, ty, 1], [tx + bw, ty + bh, 1],
-                            [tx, ty + bh, 1], [tx + bw / 2, ty, 1]],
-                           ) @ self._band_matrix(band.u0, band.v0, slope).T
+            (a, b, c), (d, e, f), _ = self._band_matrix(band.u0, band.v0, pl.slope).tolist()
             zone = band.ask.zone
-            corners = [self._to_mat(zone, float(u), float(v)) for u, v, _ in pts[:4]]
+            corners = [self._to_mat(zone, a * x + b * y + c, d * x + e * y + f)
+                       for x, y in ((tx, ty), (tx + bw, ty), (tx + bw, ty + bh), (tx, ty + bh))]
             rd = CardRead(zone.name, 0, token, conf, score, corners, cands)
-            rd.top_local = float(pts[4, 1]) * LOW_PX
+            rd.top_local = (d * (tx + bw / 2) + e * ty + f) * LOW_PX
             out[i] = rd
         return out
 
