@@ -10,7 +10,9 @@ The pipeline for one frame:
 3. in each zone (turned so card tops point up) separate cards from the mat,
    find the stack's extent and the top edge of every card in it: the first is
    the stack's top, the last lies one card height above the stack's bottom,
-   and covered cards show as horizontal edges in between;
+   and covered cards show as horizontal edges in between (of two edges closer
+   than two cards' tops can be, at most one is a card's: the upper one is read
+   first, and where it is a card the lower one is a line in its art);
 4. place each card's index band exactly, from the full-resolution frame: one
    small warp (tilt 0) shows the card's top edge; the tilt is that of the
    straight line strong across nearly the whole width (the top edge and the
@@ -562,61 +564,86 @@ class Reader:
             visible = min(p.band_mm, below - t - COVER_SLACK_MM)
             return t, int(t + max(visible, 3)), min(self._th, max(int(visible * TPL_PX), 8))
 
+        # Two tops closer than two cards' can be are at most one card's: the upper
+        # one is looked at first, and where it is a card the lower one is a line in
+        # its band's art (a band holds a line some 8 mm under the card's top). Where
+        # it is not, the lower one is looked at as any other top.
+        up = tops[::-1]
+        paired = [not c and j + 1 < len(up) and not up[j + 1][1]
+                  and t - up[j + 1][0] < MIN_GAP_MM * LOW_PX for j, (t, c) in enumerate(up)]
         # Asked ahead, in the first round with the last card: every top whose ask
         # already follows, as it does while each top below it that is not certain is
         # a line in the art (as most are) and each that is lies where the outline
         # shows it: its band shows whole with AHEAD_SLACK_MM to spare, and (for a top
-        # that is not certain) no top below lies close enough to hide it. A read asked
-        # ahead stands when its top's ask turns out the same (a band's read does not
-        # depend on what else is read with it); most do, and a zone of three cards
-        # then takes two rounds, not four (the line in the art under the middle
-        # card's top is asked on its own).
+        # that is not certain) no top below it but the one it is paired with lies
+        # close enough to hide it. A read asked ahead stands when its top's ask turns
+        # out the same (a band's read does not depend on what else is read with it);
+        # most do, and a zone of three cards then takes one round or two, not four.
         ahead: dict[tuple[float, int, int], _Ask] = {}
         below = bottom
-        for t, certain in reversed(tops):
+        for j, (t, certain) in enumerate(up):
             if below == bottom or (
                     below - t - COVER_SLACK_MM >= p.band_mm + AHEAD_SLACK_MM
-                    and (certain or not any(t < u < t + (MIN_GAP_MM + AHEAD_SLACK_MM) * LOW_PX
-                                            for u, _ in tops))):
+                    and (certain or not any(
+                        not c and t < u < t + (MIN_GAP_MM + AHEAD_SLACK_MM) * LOW_PX
+                        and not (k + 1 == j and paired[k]) for k, (u, c) in enumerate(up)))):
                 ahead[shown(t, below)] = ask_at(t, certain, below)
             if certain:
                 below = t
         early = dict(zip(ahead, (yield list(ahead.values())), strict=True))
-        next_top = bottom
-        for t, certain in reversed(tops):
-            if reads and not certain and t > next_top - MIN_GAP_MM * LOW_PX:
-                continue  # within the band of the card found below: a line in it
-            now = shown(t, next_top)
-            if now in ahead:
-                cx, rd = ahead[now].cx, early[now]
-            else:
-                asked = ask_at(t, certain, next_top)
-                cx, rd = asked.cx, (yield [asked])[0]
+        asked = {k: (a.cx, early[k]) for k, a in ahead.items()}
+
+        def read_at(t: float, certain: bool, below: float) -> Generator[
+                list[_Ask], list[CardRead | None], CardRead | None]:
+            """The card whose top edge is at ``t``, the next card found below it at
+            ``below``; ``None`` where there is none."""
+            now = shown(t, below)
+            if now not in asked:
+                one = ask_at(t, certain, below)
+                asked[now] = (one.cx, (yield [one])[0])
+            cx, rd = asked[now]
             if rd is None:
-                continue  # a line in the art, not a card's edge
+                return None  # a line in the art, not a card's edge
             if certain and rd.score < MIN_SCORE:
                 # The stack's outline was off (glare or a shadow on the mat next to
                 # it looks like card): look for the band a little further along.
                 # All asked at once (one round, not up to three), taken in turn.
                 steps = [step for step in RETRY_MM
-                         if 0 <= t + step <= next_top - MIN_GAP_MM * LOW_PX]
+                         if 0 <= t + step <= below - MIN_GAP_MM * LOW_PX]
                 further = (yield [_Ask(zone, t + step * LOW_PX, cx,
-                                       min(p.band_mm, next_top - t - step - COVER_SLACK_MM),
+                                       min(p.band_mm, below - t - step - COVER_SLACK_MM),
                                        certain) for step in steps]) if steps else []
                 for other in further:
                     if other is not None and other.score > rd.score:
                         rd = other
                     if rd.score >= MIN_SCORE:
                         break
-            if reads and rd.top_local > next_top - MIN_GAP_MM * LOW_PX:
-                continue  # snapped onto the card already found below it
+            if reads and rd.top_local > below - MIN_GAP_MM * LOW_PX:
+                return None  # snapped onto the card already found below it
             if certain and rd.score < MIN_SCORE * 0.6 and not self._card_shaped(fg, t, bottom):
-                continue
+                return None
             if rd.token == UNKNOWN and rd.candidates and rd.candidates[0][1] < NO_INDEX:
-                continue  # like no card's index at all: glare or a shadow, not a card
-            reads.append(rd)
-            sure.append(certain)
-            next_top = rd.top_local
+                return None  # like no card's index at all: glare or a shadow, not a card
+            return rd
+
+        next_top = bottom
+        j = 0
+        while j < len(up):
+            t, certain = up[j]
+            j += 1
+            if reads and not certain and t > next_top - MIN_GAP_MM * LOW_PX:
+                continue  # within the band of the card found below: a line in it
+            found = None
+            if paired[j - 1]:
+                found = yield from read_at(up[j][0], False, next_top)
+                if found is not None:
+                    j += 1  # this top lies in the band of the card just above it
+            if found is None:
+                found = yield from read_at(t, certain, next_top)
+            if found is not None:
+                reads.append(found)
+                sure.append(certain)
+                next_top = found.top_local
         reads.reverse()
         sure.reverse()
         # A gap wider than any fan between two cards found hides a card whose top
