@@ -566,8 +566,8 @@ class Reader:
 
         # Two tops closer than two cards' can be are at most one card's: the upper
         # one is looked at first, and where it is a card the lower one is a line in
-        # its band's art (a band holds a line some 8 mm under the card's top). Where
-        # it is not, the lower one is looked at as any other top.
+        # its band's art (the classic deck prints one some 8 mm under a card's top).
+        # Where it is not, the lower one is looked at as any other top.
         up = tops[::-1]
         paired = [not c and j + 1 < len(up) and not up[j + 1][1]
                   and t - up[j + 1][0] < MIN_GAP_MM * LOW_PX for j, (t, c) in enumerate(up)]
