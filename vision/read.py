@@ -550,19 +550,20 @@ class Reader:
         reads: list[CardRead] = []
         sure: list[bool] = []
 
-        def ask_at(t: float, certain: bool, below: float) -> _Ask:
-            """The ask of the top at ``t``, the next card found below it at ``below``."""
-            visible = min(p.band_mm, below - t - COVER_SLACK_MM)
-            band_rows = fg[int(t) + 1:int(t + max(visible, 3))]
-            covered = _mostly(band_rows) if len(band_rows) else cols
-            return _Ask(zone, t, self._card_centre(covered, p.card_w, (c0 + c1 + 1) / 2),
-                        visible, certain)
-
         def shown(t: float, below: float) -> tuple[float, int, int]:
-            """All that ``ask_at(t, ., below)`` depends on: the top, where the rows its
-            centre is taken over end, and its visible height in template px."""
+            """All that the ask of the top at ``t`` (the next card found below it at
+            ``below``) depends on: the top, where the rows its centre is taken over end,
+            and its visible height in template px."""
             visible = min(p.band_mm, below - t - COVER_SLACK_MM)
             return t, int(t + max(visible, 3)), min(self._th, max(int(visible * TPL_PX), 8))
+
+        def ask_at(t: float, certain: bool, below: float) -> _Ask:
+            """The ask of the top at ``t``, the next card found below it at ``below``."""
+            _, end, _ = shown(t, below)
+            band_rows = fg[int(t) + 1:end]
+            covered = _mostly(band_rows) if len(band_rows) else cols
+            return _Ask(zone, t, self._card_centre(covered, p.card_w, (c0 + c1 + 1) / 2),
+                        min(p.band_mm, below - t - COVER_SLACK_MM), certain)
 
         # Two tops closer than two cards' can be are at most one card's: the upper
         # one is looked at first, and where it is a card the lower one is a line in
