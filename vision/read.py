@@ -473,12 +473,13 @@ class Reader:
         return FrameRead(cards, calib, fg.astype(bool), gain)
 
     # -- one zone ----------------------------------------------------------------------
-    def _zone_view(self, zone: Zone, img: NDArray[Any], crop: NDArray[Any] | None = None,
-                   ) -> NDArray[Any]:
-        """The zone (and ZONE_MARGIN around it) of a low-res view, card tops up
-        (``crop``: the zone already cut out, not yet turned)."""
-        if crop is None:
-            crop = self._zone_crop(zone, img)
+    def _zone_view(self, zone: Zone, img: NDArray[Any]) -> NDArray[Any]:
+        """The zone (and ZONE_MARGIN around it) of a low-res view, card tops up."""
+        return self._turned(zone, self._zone_crop(zone, img))
+
+    @staticmethod
+    def _turned(zone: Zone, crop: NDArray[Any]) -> NDArray[Any]:
+        """A zone cut out of a low-res view (``_zone_crop``), turned card tops up."""
         # Turned by OpenCV: numpy's reversed view makes every later step many times slower.
         return crop if zone.up == "up" else cv2.flip(crop, -1)
 
@@ -505,7 +506,7 @@ class Reader:
         # pixels set in the whole view, as most zones have, there is none to look for.
         if cv2.countNonZero(crop) < 2 * 0.45 * p.card_w * LOW_PX:
             return []
-        fg = self._zone_view(zone, fg_all, crop)
+        fg = self._turned(zone, crop)
         if zone.kind != "formation":
             # Beyond this zone's far end lies another zone's cards (a formation's
             # first card, the next pile): they are not part of this stack.
