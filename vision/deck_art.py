@@ -13,7 +13,8 @@ depend on our own art.
 from __future__ import annotations
 
 import zlib
-from typing import Final, Literal
+from dataclasses import dataclass
+from typing import Final, Literal, Protocol
 
 import cv2
 import numpy as np
@@ -192,10 +193,54 @@ def render_card(face: Face, style: Style = "companion", px_per_mm: float = 4.0) 
     return cv2.resize(img, size, interpolation=cv2.INTER_AREA)
 
 
-def card_sheet(faces: tuple[Face, ...], style: Style, px_per_mm: float,
+class CardArt(Protocol):
+    """A deck's look: every face drawn upright (index at the top) at any resolution.
+
+    Our two styles and the bench's generated designs (``vision.designs``) are
+    all one to the scene renderer and the bench.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def card_mm(self) -> tuple[float, float]:
+        """(width, height) of a card in millimetres."""
+        ...
+
+    def render(self, face: Face, px_per_mm: float) -> Image:
+        """The face upright, BGR, ``round(w * px_per_mm)`` x ``round(h * px_per_mm)``."""
+        ...
+
+
+@dataclass(frozen=True)
+class StyleArt:
+    """One of our own two styles as a ``CardArt``."""
+
+    style: Style = "companion"
+
+    @property
+    def name(self) -> str:
+        return self.style
+
+    @property
+    def card_mm(self) -> tuple[float, float]:
+        return CARD_W, CARD_H
+
+    def render(self, face: Face, px_per_mm: float) -> Image:
+        return render_card(face, self.style, px_per_mm)
+
+
+def as_art(art: Style | CardArt) -> CardArt:
+    """A style name or an art, as an art."""
+    return StyleArt(art) if isinstance(art, str) else art
+
+
+def card_sheet(faces: tuple[Face, ...], style: Style | CardArt, px_per_mm: float,
                cols: int = 10) -> Image:
     """All faces side by side: a contact sheet for looking at a style."""
-    cards = [render_card(f, style, px_per_mm) for f in faces]
+    art = as_art(style)
+    cards = [art.render(f, px_per_mm) for f in faces]
     h, w = cards[0].shape[:2]
     rows = -(-len(cards) // cols)
     sheet = np.full((rows * (h + 4), cols * (w + 4), 3), 255, np.uint8)
