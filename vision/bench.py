@@ -21,7 +21,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -32,22 +31,11 @@ from vision.deck_art import ALL_FACES, Style
 from vision.enroll import enroll_from_dir
 from vision.position import UNKNOWN
 from vision.read import FrameRead, Reader
+from vision.scoring import outcomes, reliability, score
 from vision.stabilize import vote
 from vision.synth import Camera, Conditions, card_photo, lay_table, photograph, random_deal
 
 STYLE: Style = "classic"
-
-
-def score(truth: dict[str, list[str]], got: dict[str, list[str]]) -> tuple[int, int, int, int]:
-    """(cards, right, confidently wrong, phantom) per zone as multisets of tokens."""
-    total = right = wrong = phantom = 0
-    for zone in set(truth) | set(got):
-        t, g = Counter(truth.get(zone, [])), Counter(got.get(zone, []))
-        total += sum(t.values())
-        right += sum((t & g).values())
-        wrong += sum(n for tok, n in (g - t).items() if tok != UNKNOWN)
-        phantom += max(0, sum(g.values()) - sum(t.values()))
-    return total, right, wrong, phantom
 
 
 def _report_failures(scene: int, frame: int, truth: dict[str, list[str]], res: FrameRead,
@@ -77,6 +65,7 @@ def run(scenes: int, frames: int, seed: int, failures: bool = False) -> dict[str
     failed_calibrations = 0
     ms: list[float] = []
     wall: list[float] = []
+    named: list[tuple[float, bool]] = []
     for i in range(scenes):
         srng = np.random.default_rng(seed * 1000 + i)
         table = lay_table(random_deal(srng, float(srng.uniform(0.3, 0.9))), STYLE, srng)
@@ -98,6 +87,7 @@ def run(scenes: int, frames: int, seed: int, failures: bool = False) -> dict[str
                 wall.append((time.perf_counter() - t0) * 1000)
             got = res.zones()
             reads.append(got)
+            named += outcomes(table.zones, ((c.zone, c.token, c.confidence) for c in res.cards))
             if failures:
                 _report_failures(i, f, table.zones, res, cond)
             if f == 0:
@@ -127,6 +117,7 @@ def run(scenes: int, frames: int, seed: int, failures: bool = False) -> dict[str
         "unknown_single_frame": unknown,
         "phantom_cards": phantom,
         "failed_calibrations": failed_calibrations,
+        "reliability": reliability(named),
         "deck": f"{STYLE} art, profile enrolled from {len(ALL_FACES)} rendered photos",
         "seed": seed,
     }

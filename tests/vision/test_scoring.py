@@ -1,0 +1,24 @@
+"""The benches' arithmetic: what counts as right, wrong and how sure."""
+
+from vision.scoring import outcomes, reliability, score
+
+
+def test_a_card_named_in_a_zone_that_does_not_hold_it_is_confidently_wrong():
+    truth = {"flag1.south": ["R7", "B3"], "flag2.north": ["Y1"]}
+    got = {"flag1.south": ["R7", "unknown"], "flag2.north": ["Y1", "G5"]}
+    cards, right, wrong, phantom = score(truth, got)
+    assert (cards, right, wrong, phantom) == (3, 2, 1, 1)
+
+
+def test_one_card_read_twice_counts_once_right():
+    named = outcomes({"flag1.south": ["R7"]},
+                     [("flag1.south", "R7", 0.9), ("flag1.south", "R7", 0.6),
+                      ("flag1.south", "unknown", 0.1)])
+    assert named == [(0.9, True), (0.6, False)]
+
+
+def test_reliability_gives_the_share_right_at_each_level():
+    named = [(0.95, True), (0.9, True), (0.7, False), (0.55, True)]
+    rows = {r["min_confidence"]: r for r in reliability(named, (0.5, 0.75))}
+    assert rows[0.5] == {"min_confidence": 0.5, "named": 4, "wrong": 1, "share_right": 0.75}
+    assert rows[0.75] == {"min_confidence": 0.75, "named": 2, "wrong": 0, "share_right": 1.0}

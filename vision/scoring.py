@@ -1,0 +1,98 @@
+"""How a read compares with the truth: the benches' shared arithmetic.
+
+A zone's cards are compared as multisets of tokens (a card read in the right
+zone but one place off in the fan is still the right card); a named card that
+the zone does not hold is *confidently wrong*, whatever its confidence, since
+the companion would rule on it. The reliability table says what a confidence
+means: of the cards named at confidence ``c`` or more, the share that was right.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from vision.position import UNKNOWN
+
+# Confidence levels the reliability table is given at.
+LEVELS: tuple[float, ...] = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
+
+
+def score(truth: Mapping[str, Sequence[str]],
+          got: Mapping[str, Sequence[str]]) -> tuple[int, int, int, int]:
+    """(cards, right, confidently wrong, phantom) per zone as multisets of tokens."""
+    total = right = wrong = phantom = 0
+    for zone in set(truth) | set(got):
+        t, g = Counter(truth.get(zone, [])), Counter(got.get(zone, []))
+        total += sum(t.values())
+        right += sum((t & g).values())
+        wrong += sum(n for tok, n in (g - t).items() if tok != UNKNOWN)
+        phantom += max(0, sum(g.values()) - sum(t.values()))
+    return total, right, wrong, phantom
+
+
+def outcomes(truth: Mapping[str, Sequence[str]],
+             reads: Iterable[tuple[str, str, float]]) -> list[tuple[float, bool]]:
+    """(confidence, right) of every card named (not ``unknown``) among ``reads``
+    (zone, token, confidence): right while the zone still holds that token, the
+    more confident reads matched first."""
+    left = {z: Counter(toks) for z, toks in truth.items()}
+    out = []
+    for zone, token, conf in sorted(reads, key=lambda r: -r[2]):
+        if token == UNKNOWN:
+            continue
+        held = left.get(zone, Counter())
+        ok = held[token] > 0
+        if ok:
+            held[token] -= 1
+        out.append((conf, ok))
+    return out
+
+
+@dataclass
+class Tally:
+    """Figures over many frames of one deck (or of all)."""
+
+    cards: int = 0
+    right_single: int = 0
+    right_voted: int = 0
+    wrong_single: int = 0  # over every frame, not only the first of a scene
+    wrong_voted: int = 0
+    unknown_single: int = 0
+    phantom: int = 0
+    failed_calibrations: int = 0
+    named: list[tuple[float, bool]] = field(default_factory=list)  # every frame's
+
+    def add(self, other: Tally) -> None:
+        for name in ("cards", "right_single", "right_voted", "wrong_single", "wrong_voted",
+                     "unknown_single", "phantom", "failed_calibrations"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.named += other.named
+
+    def figures(self) -> dict[str, object]:
+        n = max(self.cards, 1)
+        return {
+            "single_frame_accuracy": round(self.right_single / n, 4),
+            "voted_accuracy": round(self.right_voted / n, 4),
+            "confident_wrong": self.wrong_single + self.wrong_voted,
+            "confident_wrong_single_frames": self.wrong_single,
+            "confident_wrong_voted": self.wrong_voted,
+            "cards": self.cards,
+            "unknown_single_frame": self.unknown_single,
+            "phantom_cards": self.phantom,
+            "failed_calibrations": self.failed_calibrations,
+        }
+
+
+def reliability(named: Sequence[tuple[float, bool]],
+                levels: Sequence[float] = LEVELS) -> list[dict[str, float | int]]:
+    """Per level ``c``: how many cards were named at confidence >= c, how many of
+    them wrongly, and the share right."""
+    rows: list[dict[str, float | int]] = []
+    for c in levels:
+        at = [ok for conf, ok in named if conf >= c]
+        wrong = sum(not ok for ok in at)
+        rows.append({"min_confidence": c, "named": len(at), "wrong": wrong,
+                     "share_right": round(1 - wrong / len(at), 5) if at else 1.0})
+    return rows
