@@ -4,6 +4,12 @@ The first calibration needs most markers in view and names the ones it cannot
 see. Afterwards a hand or a card over a marker is harmless: the homography is
 refitted from the markers still visible, and with too few of them the last
 good one is kept (the camera and the mat do not move between two frames).
+
+A plain homography is all the reader uses (it warps with it everywhere), so a
+fit that misses is refused, never bent to fit: one marker far off the others'
+fit is left out (``suspect``: a misdetection, or a marker-like pattern with
+a mat id); otherwise the refusal says whether the markers bend as through a
+strongly distorting lens or simply do not lie as on a flat mat.
 """
 
 from __future__ import annotations
@@ -23,7 +29,16 @@ Homography = FloatImage
 
 
 class CalibrationError(RuntimeError):
-    """The markers do not allow a calibration; the message says which are missing."""
+    """The markers do not allow a calibration; the message says why, for the player.
+
+    ``reason`` is ``"missing"`` (too few of the mat's markers found), ``"lens"``
+    (they bend as a distorting lens bends straight lines) or ``"misfit"`` (they
+    do not lie as on a flat mat, no lens explains it).
+    """
+
+    def __init__(self, message: str, reason: str = "missing") -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 def half_size(image: Image) -> Image:
@@ -39,7 +54,12 @@ class Calibration:
     seen: list[int]
     missing: list[int]
     fresh: bool  # False when the last good homography was reused
-    reprojection_mm: float = 0.0
+    reprojection_mm: float = 0.0  # RMS over the corners of the markers in ``seen``
+    # Found, but far from where the other markers' fit puts them: left out of the fit.
+    suspect: list[int] = field(default_factory=list)
+    # Marker-like patterns whose id is none of the mat's: ignored.
+    stray: list[int] = field(default_factory=list)
+    worst_marker_mm: float = 0.0  # the worst of ``seen``'s markers, RMS over its corners
     # The frame this was calibrated on (weakly) and its half size, for half_frame.
     _frame: weakref.ref[Any] | None = field(default=None, init=False, repr=False,
                                             compare=False)
@@ -119,6 +139,32 @@ def _refine(image: Image, pts: FloatImage, win: int) -> None:
 
 
 @dataclass
+class _Fit:
+    h: Homography | None
+    rms: float  # mm, over all the corners fitted
+    per_marker: dict[int, float]  # mm, RMS over each marker's corners
+
+    @property
+    def worst(self) -> tuple[int, float]:
+        i = max(self.per_marker, key=self.per_marker.__getitem__)
+        return i, self.per_marker[i]
+
+
+# A marker is only left out when the others fit well without it and it lies this
+# many times further off than the worst of them: a lens bending the whole set
+# moves the marker left out by only a few times the others' (lens_explains).
+OUTLIER_RATIO = 4.0
+
+
+def _ids(ids: list[int]) -> str:
+    return ", ".join(str(i) for i in ids)
+
+
+def _markers(ids: list[int]) -> str:
+    return f"marker{'s' if len(ids) > 1 else ''} {_ids(ids)}"
+
+
+@dataclass
 class Calibrator:
     layout: MatLayout = field(default_factory=standard_mat)
     min_first: int = 4
@@ -128,26 +174,38 @@ class Calibrator:
 
     def update(self, image: Image, markers: dict[int, FloatImage] | None = None,
                ) -> Calibration:
-        """Calibrate on this frame, or keep the last good calibration if it cannot."""
+        """Calibrate on this frame, or keep the last good calibration if it cannot.
+
+        With no good calibration yet, ``CalibrationError`` says why it cannot.
+        """
         half = half_size(image) if markers is None else None  # shared with the reader
         found = _detect(image, half, api(), 2) if markers is None else markers
         known = {m.id for m in self.layout.markers}
         seen = sorted(i for i in found if i in known)
         missing = sorted(known - set(seen))
+        stray = sorted(i for i in found if i not in known)
         need = self.min_first if self.last is None else self.min_update
-        h, err = self._fit(found, seen) if len(seen) >= need else (None, float("inf"))
-        if h is not None and err <= self.max_error_mm:
-            self.last = self._made_on(Calibration(h, seen, missing, True, err), image, half)
+        fit = self._fit(found, seen) if len(seen) >= need else None
+        used, suspect, lens = seen, [], None
+        # A marker off by more than the limit pulls the others' fit even when the
+        # whole set is within it: look for an outlier then too.
+        if fit is not None and max(fit.rms, fit.worst[1]) > self.max_error_mm:
+            # A lens bending the whole set first: leaving one marker out would then
+            # hide the bend (four markers fit nearly any smooth bend) and blame it.
+            lens = self._lens(found, seen, fit, image.shape[:2])
+            odd = None if lens is not None else self._outlier(found, seen, need)
+            if odd is not None:
+                fit, used, suspect = odd[1], [i for i in seen if i != odd[0]], [odd[0]]
+        if fit is not None and fit.h is not None and fit.rms <= self.max_error_mm:
+            cal = Calibration(fit.h, used, missing, True, fit.rms, suspect, stray,
+                              fit.worst[1])
+            self.last = self._made_on(cal, image, half)
             return self.last
         if self.last is None:
-            names = ", ".join(str(i) for i in missing) or "none"
-            raise CalibrationError(
-                f"cannot calibrate: found {len(seen)} of {len(known)} mat markers "
-                f"(need {need}); missing marker ids: {names}. "
-                "Check that the whole mat is in view and nothing covers its corners."
-            )
+            raise self._refusal(seen, missing, stray, need, fit, lens)
         return self._made_on(Calibration(self.last.frame_to_mat, seen, missing, False,
-                                         self.last.reprojection_mm), image, half)
+                                         self.last.reprojection_mm, [], stray,
+                                         self.last.worst_marker_mm), image, half)
 
     @staticmethod
     def _made_on(calib: Calibration, image: Image, half: Image | None) -> Calibration:
@@ -155,13 +213,117 @@ class Calibrator:
             calib._frame, calib._half = weakref.ref(image), half
         return calib
 
-    def _fit(self, found: dict[int, FloatImage],
-             seen: list[int]) -> tuple[Homography | None, float]:
+    def _fit(self, found: dict[int, FloatImage], seen: list[int]) -> _Fit:
         src = np.concatenate([found[i] for i in seen]).astype(np.float64)
+        return self._fit_points(src, seen)
+
+    def _fit_points(self, src: FloatImage, seen: list[int]) -> _Fit:
+        """The least-squares homography of ``seen``'s corners at frame points ``src``."""
         dst = np.concatenate([np.array(self.layout.marker(i).corners(), np.float64) for i in seen])
         h, _ = cv2.findHomography(src, dst, 0)
         if h is None:
-            return None, float("inf")
+            return _Fit(None, float("inf"), {i: float("inf") for i in seen})
         proj = cv2.perspectiveTransform(src.reshape(-1, 1, 2), h).reshape(-1, 2)
-        err = float(np.sqrt(np.mean(np.sum((proj - dst) ** 2, axis=1))))
-        return np.asarray(h / h[2, 2], np.float64), err
+        sq = np.sum((proj - dst) ** 2, axis=1)
+        per = {i: float(np.sqrt(sq[4 * k:4 * k + 4].mean())) for k, i in enumerate(seen)}
+        return _Fit(np.asarray(h / h[2, 2], np.float64), float(np.sqrt(sq.mean())), per)
+
+    def _outlier(self, found: dict[int, FloatImage], seen: list[int],
+                 need: int) -> tuple[int, _Fit] | None:
+        """The one marker whose leaving out makes the others fit, and the fit without
+        it; None unless there is one, clearly (five markers at least: four to fit,
+        one to be judged by them)."""
+        if len(seen) < max(5, need + 1):
+            return None
+        best: tuple[int, _Fit] | None = None
+        for i in seen:
+            rest = [j for j in seen if j != i]
+            fit = self._fit(found, rest)
+            if fit.h is None or (best is not None and fit.rms >= best[1].rms):
+                continue
+            best = i, fit
+        if best is None or best[1].rms > self.max_error_mm:
+            return None
+        i, fit = best
+        assert fit.h is not None
+        src = found[i].astype(np.float64).reshape(-1, 1, 2)
+        dst = np.array(self.layout.marker(i).corners(), np.float64)
+        off = float(np.sqrt(np.mean(np.sum(
+            (cv2.perspectiveTransform(src, fit.h).reshape(-1, 2) - dst) ** 2, axis=1))))
+        if off < max(self.max_error_mm, OUTLIER_RATIO * fit.worst[1]):
+            return None
+        return best
+
+    def lens_explains(self, found: dict[int, FloatImage], seen: list[int],
+                      frame_size: tuple[int, int]) -> tuple[float, float]:
+        """The radial distortion ``k1`` about the frame's centre that best straightens
+        ``seen``'s corners onto a flat mat, and the fit's RMS error (mm) once undone.
+
+        Undistorted ``p_u = c + d (1 + k1 |d / w|^2)`` for ``d = p_d - c`` and a frame
+        ``w`` pixels wide: ``k1 > 0`` is barrel distortion, ``k1 < 0`` pincushion.
+        Only to say why a fit misses: the reader warps with the plain homography.
+        """
+        fh, fw = frame_size
+        centre = np.array([fw / 2, fh / 2])
+        d = np.concatenate([found[i] for i in seen]).astype(np.float64) - centre
+        r2 = np.sum((d / fw) ** 2, axis=1, keepdims=True)
+
+        def rms(k1: float) -> float:
+            return self._fit_points(centre + d * (1 + k1 * r2), seen).rms
+
+        # Golden-section search: the residual is unimodal in k1 over a sane range.
+        lo, hi = -1.5, 1.5
+        g = (np.sqrt(5) - 1) / 2
+        a, b = hi - g * (hi - lo), lo + g * (hi - lo)
+        fa, fb = rms(a), rms(b)
+        for _ in range(40):
+            if fa < fb:
+                hi, b, fb = b, a, fa
+                a = hi - g * (hi - lo)
+                fa = rms(a)
+            else:
+                lo, a, fa = a, b, fb
+                b = lo + g * (hi - lo)
+                fb = rms(b)
+        k1 = (lo + hi) / 2
+        return k1, rms(k1)
+
+    def _lens(self, found: dict[int, FloatImage], seen: list[int], fit: _Fit,
+              frame_size: tuple[int, ...]) -> float | None:
+        """``k1`` when a radial distortion explains a fit that misses (the markers then
+        fit well within the limit once it is undone), else None."""
+        k1, bent = self.lens_explains(found, seen, (frame_size[0], frame_size[1]))
+        return k1 if bent <= self.max_error_mm / 2 and bent < fit.rms / 3 else None
+
+    def _refusal(self, seen: list[int], missing: list[int], stray: list[int], need: int,
+                 fit: _Fit | None, lens: float | None) -> CalibrationError:
+        """Why the first calibration fails, in the player's words."""
+        total = len(self.layout.markers)
+        tail = ""
+        if stray:
+            tail = (f" (a marker-like pattern in view, id {_ids(stray)}, is not one of "
+                    "the mat's: is another printed marker lying near the mat?)")
+        if fit is None:
+            return CalibrationError(
+                f"cannot calibrate: {_markers(missing)} not found (need {need} of {total})"
+                " — is the whole mat in view, nothing covering its corners?" + tail,
+                "missing")
+        worst, worst_mm = fit.worst
+        shown = f"the {len(seen)} markers found"
+        if missing:
+            shown += f" ({_markers(missing)} not)"
+        # Never "3.0 mm off" against a 3 mm limit.
+        off = f"{fit.rms:.1f}" if round(fit.rms, 1) > self.max_error_mm else f"{fit.rms:.2f}"
+        head = (f"cannot calibrate: {shown} do not lie where a flat mat puts them "
+                f"({off} mm off, worst marker {worst} at {worst_mm:.1f} mm)")
+        limit = f" (the limit is {self.max_error_mm:g} mm)"
+        if lens is not None:
+            kind = "barrel" if lens > 0 else "pincushion"
+            return CalibrationError(
+                f"{head}: they bend as the camera's lens bends straight lines ({kind} "
+                "distortion), more than the reader can follow — move the camera back so "
+                "the mat fills less of the picture, or use a lens with less distortion"
+                + limit + tail, "lens")
+        return CalibrationError(
+            f"{head}: is the mat flat and the camera's lens distortion mild? Is a marker "
+            "damaged, or a copy of one lying elsewhere in view?" + limit + tail, "misfit")
