@@ -236,6 +236,14 @@ class FrameRead:
     foreground: NDArray[np.bool_]  # low-res top-down "not mat" mask
     light: FloatImage  # the light's gain field (BGR) on a grid of 8 low-res pixels
 
+    def __post_init__(self) -> None:
+        # Each card exists once: a token read at two places (a look-alike misread as
+        # it) stands at one at most, however the read was made (a whole frame, or
+        # some zones re-read into the last read).
+        from vision.position import unique_tokens
+
+        self.cards = unique_tokens(self.cards)
+
     def zones(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
         for c in self.cards:

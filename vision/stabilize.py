@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import cv2
 import numpy as np
 
 from vision.calibrate import Calibration
 from vision.mat import MARKER_PAD, MatLayout, standard_mat
-from vision.position import UNKNOWN, build_position
+from vision.position import UNKNOWN, build_position, contested
 from vision.read import FrameRead
 from vision.render_mat import render_mat
 from vision.types import FloatImage, Image
@@ -46,8 +47,9 @@ def vote(reads: Sequence[dict[str, list[str]]],
     """Per zone the most common card count, then per slot the majority token.
 
     A read that left a slot ``unknown`` abstains; a slot without a strict
-    majority of one token among the others is ``unknown``; a token seen in two
-    places keeps only the place with more votes (a card lies once).
+    majority of one token among the others is ``unknown``; a token voted for at
+    two places stands only at the one the snapshot is clearly surer of (a card
+    lies once), at neither when they are close (``contested``).
     ``confidences`` (one per read, like the reads' zones) are the reader's own
     per card; without them each read counts as sure.
     """
@@ -76,18 +78,20 @@ def vote(reads: Sequence[dict[str, list[str]]],
             agree[z].append(share if ok else 0.0)
             own = [cs[i] for s, cs in same if s[i] == tok and i < len(cs)]
             sure[z].append(min(share, *own) if ok and own else agree[z][-1])
-    # Each card at most once.
-    where: dict[str, list[tuple[float, str, int]]] = {}
-    for z, toks in zones.items():
-        for i, t in enumerate(toks):
-            if t != UNKNOWN:
-                where.setdefault(t, []).append((agree[z][i], z, i))
-    for places in where.values():
-        for _, z, i in sorted(places, reverse=True)[1:]:
-            zones[z][i] = UNKNOWN
-            agree[z][i] = 0.0
-            sure[z][i] = 0.0
+    # Each card at most once, even when every read had it once: frames that put it
+    # at different places vote for both.
+    slots = [(z, i) for z, toks in zones.items() for i in range(len(toks))]
+    for k in contested([_Slot(zones[z][i], sure[z][i]) for z, i in slots]):
+        z, i = slots[k]
+        zones[z][i] = UNKNOWN
+        agree[z][i] = 0.0
+        sure[z][i] = 0.0
     return Snapshot(zones, agree, sure)
+
+
+class _Slot(NamedTuple):
+    token: str
+    confidence: float
 
 
 @dataclass
