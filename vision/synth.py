@@ -12,16 +12,35 @@ from __future__ import annotations
 
 import math
 import zlib
+from collections.abc import Hashable
 from dataclasses import dataclass, field
+from dataclasses import replace as _replace
 from functools import cache, lru_cache
+from typing import cast
 
 import cv2
 import numpy as np
 
 from companion.rules.cards import TACTICS, TROOPS, Tactic, Terrain
-from vision.deck_art import Style, render_card
+from vision.deck_art import CardArt, Style, as_art
 from vision.mat import MatLayout, Zone, standard_mat
 from vision.render_mat import render_mat
+from vision.room import (  # the wide room's light, table and laying
+    LIGHT_KINDS,
+    MIN_GAP_MM,
+    Cloth,
+    Gain,
+    Glare,
+    Laying,
+    LightKind,
+    Shade,
+    add_glare,
+    cast_map,
+    light_gain,
+    motion_blur,
+    room_to_edge,
+    shade_map,
+)
 from vision.types import FloatImage, Image
 
 FRAME_SIZE = (2304, 1296)  # the Pi camera's main stream
@@ -45,6 +64,7 @@ class Table:
     zones: dict[str, list[str]]
     cards: list[PlacedCard]
     layout: MatLayout
+    cloth: Cloth | None = None  # the table around the mat; None: a plain dark surface
 
 
 @dataclass
@@ -89,14 +109,36 @@ def random_deal(rng: np.random.Generator, fullness: float = 0.6,
     return {k: v for k, v in zones.items() if v}
 
 
-@lru_cache(maxsize=512)
-def _card_image(token: str, style: Style, px_per_mm: float) -> Image:
+def _card_image(token: str, art: CardArt, px_per_mm: float) -> Image:
     """A card's face, drawn once: the simulated table lays the same cards all game."""
+    # Arts are frozen dataclasses, keys for the cache; the protocol cannot say so.
+    return _cached_card(token, cast(Hashable, art), px_per_mm)
+
+
+@lru_cache(maxsize=512)
+def _cached_card(token: str, art: Hashable, px_per_mm: float) -> Image:
     from companion.rules.cards import parse_token
 
-    card = render_card(parse_token(token), style, px_per_mm)
+    face = parse_token(token)
+    card = np.array(cast(CardArt, art).render(face, px_per_mm))  # a copy: the art may keep its own
     card.setflags(write=False)  # shared between tables
     return card
+
+
+@lru_cache(maxsize=32)
+def _card_mask(w: int, h: int, radius_px: float) -> Image:
+    """Where a card of w x h px is: its corners cut round (anti-aliased) if it has any."""
+    if radius_px <= 0:
+        return np.full((h, w), 255, np.uint8)
+    r = min(radius_px, w / 2, h / 2)
+    xs, ys = np.arange(w, dtype=np.float32) + 0.5, np.arange(h, dtype=np.float32) + 0.5
+    # Distance from the inner rectangle whose corners are the arcs' centres.
+    dx = xs - np.clip(xs, r, w - r)
+    dy = ys - np.clip(ys, r, h - r)
+    d = np.sqrt(dx[None, :] ** 2 + dy[:, None] ** 2)
+    mask = np.asarray(np.clip(r + 0.5 - d, 0, 1) * 255, np.uint8)
+    mask.setflags(write=False)
+    return mask
 
 
 def _card_corners(zone: Zone, top_offset: float, dx: float, angle_deg: float,
@@ -116,7 +158,8 @@ def _card_corners(zone: Zone, top_offset: float, dx: float, angle_deg: float,
     return [tl, tr, br, bl]
 
 
-def _paste(canvas: Image, card: Image, corners_px: FloatImage) -> None:
+def _paste(canvas: Image, card: Image, corners_px: FloatImage,
+           mask_src: Image | None = None) -> None:
     h, w = card.shape[:2]
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     x0, y0 = np.floor(corners_px.min(axis=0)).astype(int) - 6
@@ -128,7 +171,9 @@ def _paste(canvas: Image, card: Image, corners_px: FloatImage) -> None:
     m = cv2.getAffineTransform(src[:3], (corners_px[:3] - [x0, y0]).astype(np.float32))
     size = (int(x1 - x0), int(y1 - y0))
     roi = canvas[y0:y1, x0:x1].astype(np.float32)
-    mask = cv2.warpAffine(np.full((h, w), 255, np.uint8), m, size, flags=cv2.INTER_LINEAR)
+    if mask_src is None:
+        mask_src = np.full((h, w), 255, np.uint8)
+    mask = cv2.warpAffine(mask_src, m, size, flags=cv2.INTER_LINEAR)
     # Drop shadow: the card stands a hair above what it covers.
     shadow = cv2.GaussianBlur(np.roll(mask, (3, 2), (0, 1)), (0, 0), 2.5).astype(np.float32)
     roi *= 1.0 - 0.35 * shadow[:, :, None] / 255.0
@@ -137,35 +182,56 @@ def _paste(canvas: Image, card: Image, corners_px: FloatImage) -> None:
     canvas[y0:y1, x0:x1] = np.clip(roi * (1 - alpha) + warped * alpha, 0, 255).astype(np.uint8)
 
 
-def lay_table(zones: dict[str, list[str]], style: Style, rng: np.random.Generator,
+def lay_table(zones: dict[str, list[str]], style: Style | CardArt, rng: np.random.Generator,
               px_per_mm: float = TABLE_PX_PER_MM, layout: MatLayout | None = None,
               fan: tuple[float, float] = (18.0, 26.0), crooked_deg: float = 3.0,
-              flip_p: float = 0.0, zone_seed: int | None = None) -> Table:
+              flip_p: float = 0.0, zone_seed: int | None = None,
+              laying: Laying | None = None) -> Table:
     """The cards of ``zones`` laid on the mat, drawn top-down.
 
-    With ``zone_seed`` each zone draws its cards' places from its own generator
-    (seeded by it and the zone's name), so cards already down stay where they
-    are when a card is added after them or another zone changes.
+    Cards are the art's size (``card_mm``) and, if it has ``corner_radius_mm``,
+    rounded. ``fan`` and ``crooked_deg`` apply without a ``laying``, which
+    replaces them. With ``zone_seed`` each zone draws its cards' places from its
+    own generator (seeded by it and the zone's name), so cards already down stay
+    where they are when a card is added after them or another zone changes.
     """
     lay = layout or standard_mat()
     img = _mat_image(px_per_mm, lay).copy()
+    art = as_art(style)
+    w, h = art.card_mm
+    radius = float(getattr(art, "corner_radius_mm", 0.0) or 0.0)
+    mask = _card_mask(round(w * px_per_mm), round(h * px_per_mm), radius * px_per_mm) \
+        if radius > 0 else None
     placed: list[PlacedCard] = []
     for zone in lay.zones:
         tokens = zones.get(zone.name, [])
         if zone_seed is not None:
             rng = np.random.default_rng([zone_seed, zlib.crc32(zone.name.encode())])
-        offset = 1.0 + rng.uniform(0, 3)
+        habit = laying.habit(zone) if laying is not None else None
+        # The classic draws, in their order, when there is no laying (the bench's seeds).
+        offset = 1.0 + rng.uniform(0, 3) if laying is None else rng.uniform(*laying.first_mm)
+        prev = -math.inf
         for k, token in enumerate(tokens):
-            angle = rng.uniform(-crooked_deg, crooked_deg)
-            dx = rng.uniform(-2.5, 2.5)
-            corners = _card_corners(zone, offset, dx, angle, lay.card_w, lay.card_h)
-            card = _card_image(token, style, px_per_mm)
+            if habit is None:
+                angle, dx = rng.uniform(-crooked_deg, crooked_deg), rng.uniform(-2.5, 2.5)
+            else:
+                angle = rng.uniform(-habit.crooked_deg, habit.crooked_deg)
+                dx = rng.uniform(-habit.sideways_mm, habit.sideways_mm)
+                # Squeezed at the mat's edge, but never hiding the card before's top.
+                offset = max(min(offset, room_to_edge(zone, lay, h)), prev + MIN_GAP_MM)
+                prev = offset
+            corners = _card_corners(zone, offset, dx, angle, w, h)
+            card = _card_image(token, art, px_per_mm)
             if rng.random() < flip_p:
                 card = card[::-1, ::-1]
-            _paste(img, card, np.array(corners, np.float32) * px_per_mm)
+            _paste(img, card, np.array(corners, np.float32) * px_per_mm, mask)
             placed.append(PlacedCard(token, zone.name, k, tuple(corners)))
-            offset += rng.uniform(*fan)
-    return Table(img, px_per_mm, {k: list(v) for k, v in zones.items()}, placed, lay)
+            if laying is None or habit is None:
+                offset += rng.uniform(*fan)
+            else:
+                offset += habit.fan_mm * (1 + rng.uniform(-laying.gap_spread, laying.gap_spread))
+    return Table(img, px_per_mm, {k: list(v) for k, v in zones.items()}, placed, lay,
+                 laying.cloth if laying is not None else None)
 
 
 @cache
@@ -194,6 +260,42 @@ class Camera:
             shift=(float(rng.uniform(-0.04, 0.04)), float(rng.uniform(-0.02, 0.02))),
             k1=float(rng.uniform(-0.06, 0.03)),
         )
+
+    @staticmethod
+    def room(rng: np.random.Generator, layout: MatLayout | None = None,
+             margin: float = 0.015) -> Camera:
+        """A wider spread of poses (a camera on a shelf, a lamp arm, a tripod set down
+        anyhow), redrawn until the whole mat is in the frame: calibration needs it."""
+        lay = layout or standard_mat()
+        while True:
+            cam = Camera(
+                yaw_deg=float(rng.uniform(-10, 10)),
+                tilt_x_deg=float(rng.uniform(-16, 16)),
+                tilt_y_deg=float(rng.uniform(-14, 14)),
+                fill=float(rng.uniform(0.78, 0.97)),
+                shift=(float(rng.uniform(-0.07, 0.07)), float(rng.uniform(-0.04, 0.04))),
+                k1=float(rng.uniform(-0.06, 0.03)),
+            )
+            if mat_in_view(cam, lay, margin):
+                return cam
+
+
+def mat_in_view(cam: Camera, layout: MatLayout, margin: float = 0.0,
+                frame_size: tuple[int, int] = FRAME_SIZE) -> bool:
+    """Whether the mat's whole outline (lens bending included) lies ``margin`` (a
+    fraction of the frame) inside the frame."""
+    fw, fh = frame_size
+    h = camera_homography(cam, layout, frame_size)
+    t = np.linspace(0, 1, 9)
+    w, ht = layout.width, layout.height
+    edge = np.concatenate([np.stack([t * w, 0 * t], 1), np.stack([t * w, 0 * t + ht], 1),
+                           np.stack([0 * t, t * ht], 1), np.stack([0 * t + w, t * ht], 1)])
+    pts = cv2.perspectiveTransform(edge.reshape(-1, 1, 2), h).reshape(-1, 2)
+    for x, y in pts:
+        xd, yd = distort_point(float(x), float(y), cam.k1, frame_size)
+        if not (margin * fw <= xd <= (1 - margin) * fw and margin * fh <= yd <= (1 - margin) * fh):
+            return False
+    return True
 
 
 def camera_homography(cam: Camera, layout: MatLayout,
@@ -266,6 +368,13 @@ class Conditions:
     noise: float = 0.0
     jpeg: int = 95
     hands: int = 0
+    # The wide room's light (``Conditions.room``); the defaults change nothing.
+    exposure: float = 1.0
+    cast_far: Gain | None = None  # mixed light: the gain on the far side of the frame
+    cast_angle_deg: float = 0.0  # from the ``gain`` side toward the ``cast_far`` side
+    glares: tuple[Glare, ...] = ()
+    shades: tuple[Shade, ...] = ()
+    motion: tuple[float, float] = (0.0, 0.0)  # smear length px, direction degrees
 
     @staticmethod
     def random(rng: np.random.Generator, hands_p: float = 0.0) -> Conditions:
@@ -284,6 +393,71 @@ class Conditions:
             jpeg=int(rng.integers(70, 96)),
             hands=int(rng.random() < hands_p) * int(rng.integers(1, 3)),
         )
+
+    @staticmethod
+    def room(rng: np.random.Generator, hands_p: float = 0.0,
+             kind: LightKind | None = None) -> Conditions:
+        """A room's light, drawn wide: a warm lamp, cool LEDs, a window, fluorescent
+        tubes or a warm lamp against a cool light; glare, shadows of people, a dark or
+        bright exposure, focus and shake, a noisy sensor, hard JPEG. Pixel sizes (blur,
+        noise) are for the full ``FRAME_SIZE``; ``for_frame`` scales them. ``kind``: that
+        light rather than a drawn one."""
+        drawn = LIGHT_KINDS[int(rng.integers(len(LIGHT_KINDS)))]
+        kind = drawn if kind is None else kind
+        gain = light_gain(kind, rng)
+        cast_far: Gain | None = None
+        slope = 0.25
+        if kind == "mixed":
+            cast_far = light_gain("led" if rng.random() < 0.5 else "window", rng)
+        elif kind == "window":
+            slope = 0.8  # the window's side is much brighter
+        elif kind == "tungsten":
+            slope = 0.5  # one lamp, near the table
+        a = rng.uniform(0, 2 * math.pi)
+        g = rng.uniform(0.3, 1.0) * slope
+        exposure = float(rng.uniform(0.6, 1.2))
+        return Conditions(
+            gain=gain,
+            gradient=(float(g * math.cos(a)), float(g * math.sin(a))),
+            vignette=float(rng.uniform(0, 0.35)),
+            blur=float(rng.uniform(0, 2.0)),
+            # A dim frame is amplified: its noise with it.
+            noise=float(rng.uniform(1.5, 5.0) / min(1.0, exposure) ** 1.5),
+            jpeg=int(rng.integers(60, 96)),
+            hands=int(rng.random() < hands_p) * int(rng.integers(1, 3)),
+            exposure=exposure,
+            cast_far=cast_far,
+            cast_angle_deg=float(rng.uniform(0, 360)),
+            glares=tuple(Glare.random(rng) for _ in range(1 + int(rng.random() < 0.4))),
+            shades=tuple(Shade.random(rng) for _ in range(int(rng.choice(3, p=[0.4, 0.4, 0.2])))),
+            motion=(float(rng.uniform(1, 7)), float(rng.uniform(0, 180)))
+            if rng.random() < 0.2 else (0.0, 0.0),
+        )
+
+    def next_frame(self, rng: np.random.Generator, hands_p: float = 0.0) -> Conditions:
+        """The same room a moment later: the light barely changes (auto exposure and
+        white balance hunt a little, people shift), focus, shake, noise and JPEG do."""
+        b, g, r = (float(v) for v in np.asarray(self.gain) * rng.normal(1.0, 0.012, 3))
+        return _replace(
+            self,
+            gain=(b, g, r),
+            exposure=float(self.exposure * rng.uniform(0.97, 1.03)),
+            glares=tuple(Glare(gl.x + float(rng.normal(0, 0.003)),
+                               gl.y + float(rng.normal(0, 0.003)), gl.radius,
+                               float(gl.strength * rng.uniform(0.9, 1.05)))
+                         for gl in self.glares),
+            shades=tuple(s.moved(rng) for s in self.shades),
+            blur=float(max(0.0, self.blur + rng.normal(0, 0.25))),
+            motion=(float(rng.uniform(1, 7)), float(rng.uniform(0, 180)))
+            if rng.random() < 0.15 else (0.0, 0.0),
+            jpeg=int(np.clip(self.jpeg + rng.integers(-5, 6), 60, 95)),
+            hands=int(rng.random() < hands_p) * int(rng.integers(1, 3)),
+        )
+
+    def for_frame(self, frame_size: tuple[int, int]) -> Conditions:
+        """Pixel-sized blur for a frame of ``frame_size`` rather than the full one."""
+        s = frame_size[0] / FRAME_SIZE[0]
+        return _replace(self, blur=self.blur * s, motion=(self.motion[0] * s, self.motion[1]))
 
 
 def _light(fw: int, fh: int, c: Conditions, rng: np.random.Generator) -> FloatImage:
@@ -352,22 +526,29 @@ def photograph(table: Table, cam: Camera, cond: Conditions, rng: np.random.Gener
     mx, my = _frame_maps(cam, table.layout, table.px_per_mm, frame_size)
     img: FloatImage = cv2.remap(table.image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                     borderValue=(60, 60, 70)).astype(np.float32)
+    if table.cloth is not None:
+        th, tw = table.image.shape[:2]
+        off = (mx < 0) | (my < 0) | (mx > tw - 1) | (my > th - 1)
+        img[off] = table.cloth.at(mx[off] / table.px_per_mm, my[off] / table.px_per_mm)
     if cond.hands:
         _draw_hands(img, cond.hands, rng)
     light = _light(fw, fh, cond, rng)
-    img *= light[:, :, None] * np.array(cond.gain, np.float32)
+    if cond.shades:
+        light *= shade_map(cond.shades, fw, fh)
+    if cond.exposure != 1.0:
+        light *= cond.exposure
+    if cond.cast_far is None:
+        img *= light[:, :, None] * np.array(cond.gain, np.float32)
+    else:
+        img *= light[:, :, None] * cast_map(cond.gain, cond.cast_far, cond.cast_angle_deg, fw, fh)
     if cond.glare is not None:
-        gx, gy, rad, strength = cond.glare
-        # The blurred spot is smooth: drawn and blurred at an eighth of the size, then
-        # enlarged (the same light, without a blur kernel hundreds of pixels wide).
-        q = 8
-        spot: FloatImage = np.zeros((fh // q, fw // q), np.float32)
-        cv2.circle(spot, (int(gx * fw / q), int(gy * fh / q)), max(1, int(rad / q)), 1.0, -1)
-        glare: FloatImage = cv2.resize(cv2.GaussianBlur(spot, (0, 0), rad / 2 / q), (fw, fh),
-                                       interpolation=cv2.INTER_LINEAR)
-        img += (255 - img) * (strength * glare)[:, :, None]
+        add_glare(img, *cond.glare)
+    for gl in cond.glares:
+        add_glare(img, gl.x, gl.y, gl.radius * fw, gl.strength)
     if cond.blur > 0.3:
         img = cv2.GaussianBlur(img, (0, 0), cond.blur)
+    if cond.motion[0] > 0.5:
+        img = motion_blur(img, *cond.motion)
     if cond.noise > 0:
         noise: FloatImage = np.empty(img.shape, np.float32)
         # OpenCV's generator is the process's: seeded from ``rng``'s state (not drawn
@@ -384,7 +565,7 @@ def photograph(table: Table, cam: Camera, cond: Conditions, rng: np.random.Gener
     return Frame(out, h, cond.hands > 0)
 
 
-def scene(seed: int, style: Style = "companion", fullness: float = 0.6,
+def scene(seed: int, style: Style | CardArt = "companion", fullness: float = 0.6,
           hands_p: float = 0.0) -> tuple[Table, Frame]:
     """One random table and one photograph of it, from a seed."""
     rng = np.random.default_rng(seed)
@@ -392,11 +573,30 @@ def scene(seed: int, style: Style = "companion", fullness: float = 0.6,
     return table, photograph(table, Camera.random(rng), Conditions.random(rng, hands_p), rng)
 
 
-def card_photo(token: str, style: Style, rng: np.random.Generator,
+def room_scene(seed: int, art: Style | CardArt, frames: int = 3,
+               fullness: float | None = None, frame_size: tuple[int, int] = FRAME_SIZE,
+               hands_p: float = 0.0) -> tuple[Table, list[Frame]]:
+    """A table laid the wide way on some cloth, a camera placed anyhow (the mat in
+    view), and ``frames`` photographs of it under one room's light, each a moment
+    after the one before. ``fullness`` None: drawn, 0.3 to 0.9."""
+    rng = np.random.default_rng(seed)
+    full = float(rng.uniform(0.3, 0.9)) if fullness is None else fullness
+    table = lay_table(random_deal(rng, full, terrain=rng.random() < 0.3), art, rng,
+                      laying=Laying.random(rng))
+    cam = Camera.room(rng)
+    cond = Conditions.room(rng, hands_p)
+    shots: list[Frame] = []
+    for _ in range(frames):
+        shots.append(photograph(table, cam, cond.for_frame(frame_size), rng, frame_size))
+        cond = cond.next_frame(rng, hands_p)
+    return table, shots
+
+
+def card_photo(token: str, style: Style | CardArt, rng: np.random.Generator,
                size: tuple[int, int] = (900, 1200)) -> Image:
     """A phone photo of one card, upright, on a plain grey table: for enrolment."""
     w, h = size
-    card = _card_image(token, style, 8.0)
+    card = _card_image(token, as_art(style), 8.0)
     ch, cw = card.shape[:2]
     scale = rng.uniform(0.55, 0.75) * h / ch
     cx, cy = w / 2 + rng.uniform(-40, 40), h / 2 + rng.uniform(-40, 40)
