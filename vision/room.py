@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from vision.mat import MatLayout, Zone
-from vision.types import FloatImage
+from vision.types import FloatImage, Image
 
 Gain = tuple[float, float, float]  # B G R multipliers
 LightKind = Literal["tungsten", "led", "window", "fluorescent", "mixed"]
@@ -163,6 +163,53 @@ def motion_blur(img: FloatImage, length_px: float, angle_deg: float) -> FloatIma
              cv2.LINE_AA)
     kernel /= kernel.sum()
     return np.asarray(cv2.filter2D(img, -1, kernel), np.float32)
+
+
+def draw_hands(img: FloatImage, n: int, rng: np.random.Generator) -> None:
+    """``n`` arms reaching over the table into the photograph, and their shadows, in place."""
+    fh, fw = img.shape[:2]
+    for _ in range(n):
+        skin = np.array([rng.uniform(90, 160), rng.uniform(120, 180), rng.uniform(170, 235)])
+        sleeve = rng.uniform(20, 200, 3)
+        edge = int(rng.integers(4))
+        # The arm enters from an edge and reaches toward a point over the mat.
+        tip = np.array([rng.uniform(0.2, 0.8) * fw, rng.uniform(0.2, 0.8) * fh])
+        start = {0: (tip[0], -50.0), 1: (tip[0], fh + 50.0),
+                 2: (-50.0, tip[1]), 3: (fw + 50.0, tip[1])}[edge]
+        base = np.array(start)
+        width = rng.uniform(90, 150)
+        d = tip - base
+        d /= np.linalg.norm(d)
+        nrm = np.array([-d[1], d[0]])
+        wrist = tip - d * width * 1.2
+        arm = np.array([base + nrm * width * 0.6, wrist + nrm * width * 0.45,
+                        wrist - nrm * width * 0.45, base - nrm * width * 0.6], np.int32)
+        shade = np.zeros(img.shape[:2], np.float32)
+        cv2.fillConvexPoly(shade, arm, 1.0)
+        cv2.ellipse(shade, tuple(int(v) for v in (tip - d * width * 0.5)),
+                    (int(width * 0.75), int(width * 0.5)),
+                    math.degrees(math.atan2(d[1], d[0])), 0, 360, 2.0, -1)
+        # Shadow of the arm on the table, then the arm itself.
+        # The arm's soft shadow, blurred at a quarter of the size (a 15 px blur at full
+        # size costs more than the rest of the photograph).
+        q = 4
+        small = cv2.resize((shade > 0).astype(np.float32), (fw // q, fh // q),
+                           interpolation=cv2.INTER_AREA)
+        small = cv2.GaussianBlur(np.roll(small, (25 // q, 25 // q), (0, 1)), (0, 0), 15 / q)
+        sh = cv2.resize(small, (fw, fh), interpolation=cv2.INTER_LINEAR)
+        img *= (1 - 0.35 * sh)[:, :, None]
+        arm_mask = shade == 1.0
+        hand_mask = shade == 2.0
+        img[arm_mask] = sleeve
+        img[hand_mask] = skin
+
+
+def with_hands(image: Image, n: int, rng: np.random.Generator) -> Image:
+    """A photograph with ``n`` arms reaching over it: the frames of a card being laid,
+    drawn onto the still photograph (rendering the whole scene again costs 3x more)."""
+    img: FloatImage = image.astype(np.float32)
+    draw_hands(img, n, rng)
+    return np.asarray(np.clip(img, 0, 255), np.uint8)
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,11 @@ it top-down. ``photograph`` then looks at that table through a camera: pose
 and perspective, lens distortion, light gradient and colour cast, glare,
 shadows, hands and arms, blur, sensor noise and JPEG. Photographing one table
 several times gives the frames a still table yields, for voting.
+
+``room_scene`` widens all of it (``vision.room``): any deck's art, each
+player's own way of laying cards, a tablecloth, lamps, windows and mixed
+light, shadows of people out of view. The classic draws stay as they were:
+the benchmark compares runs of the same seeds.
 """
 
 from __future__ import annotations
@@ -36,11 +41,13 @@ from vision.room import (  # the wide room's light, table and laying
     Shade,
     add_glare,
     cast_map,
+    draw_hands,
     light_gain,
     motion_blur,
     room_to_edge,
     shade_map,
 )
+from vision.room import with_hands as with_hands  # where it was first
 from vision.types import FloatImage, Image
 
 FRAME_SIZE = (2304, 1296)  # the Pi camera's main stream
@@ -208,6 +215,7 @@ def lay_table(zones: dict[str, list[str]], style: Style | CardArt, rng: np.rando
         if zone_seed is not None:
             rng = np.random.default_rng([zone_seed, zlib.crc32(zone.name.encode())])
         habit = laying.habit(zone) if laying is not None else None
+        spread = laying.gap_spread if laying is not None else 0.0
         # The classic draws, in their order, when there is no laying (the bench's seeds).
         offset = 1.0 + rng.uniform(0, 3) if laying is None else rng.uniform(*laying.first_mm)
         prev = -math.inf
@@ -226,10 +234,10 @@ def lay_table(zones: dict[str, list[str]], style: Style | CardArt, rng: np.rando
                 card = card[::-1, ::-1]
             _paste(img, card, np.array(corners, np.float32) * px_per_mm, mask)
             placed.append(PlacedCard(token, zone.name, k, tuple(corners)))
-            if laying is None or habit is None:
+            if habit is None:
                 offset += rng.uniform(*fan)
             else:
-                offset += habit.fan_mm * (1 + rng.uniform(-laying.gap_spread, laying.gap_spread))
+                offset += habit.fan_mm * (1 + rng.uniform(-spread, spread))
     return Table(img, px_per_mm, {k: list(v) for k, v in zones.items()}, placed, lay,
                  laying.cloth if laying is not None else None)
 
@@ -399,8 +407,8 @@ class Conditions:
              kind: LightKind | None = None) -> Conditions:
         """A room's light, drawn wide: a warm lamp, cool LEDs, a window, fluorescent
         tubes or a warm lamp against a cool light; glare, shadows of people, a dark or
-        bright exposure, focus and shake, a noisy sensor, hard JPEG. Pixel sizes (blur,
-        noise) are for the full ``FRAME_SIZE``; ``for_frame`` scales them. ``kind``: that
+        bright exposure, focus and shake, a noisy sensor, hard JPEG. Blur and shake are
+        in pixels of the full ``FRAME_SIZE``; ``for_frame`` scales them. ``kind``: that
         light rather than a drawn one."""
         drawn = LIGHT_KINDS[int(rng.integers(len(LIGHT_KINDS)))]
         kind = drawn if kind is None else kind
@@ -473,52 +481,6 @@ def _light(fw: int, fh: int, c: Conditions, rng: np.random.Generator) -> FloatIm
     return np.asarray(light, np.float32)
 
 
-def _draw_hands(img: FloatImage, n: int, rng: np.random.Generator) -> None:
-    fh, fw = img.shape[:2]
-    for _ in range(n):
-        skin = np.array([rng.uniform(90, 160), rng.uniform(120, 180), rng.uniform(170, 235)])
-        sleeve = rng.uniform(20, 200, 3)
-        edge = int(rng.integers(4))
-        # The arm enters from an edge and reaches toward a point over the mat.
-        tip = np.array([rng.uniform(0.2, 0.8) * fw, rng.uniform(0.2, 0.8) * fh])
-        start = {0: (tip[0], -50.0), 1: (tip[0], fh + 50.0),
-                 2: (-50.0, tip[1]), 3: (fw + 50.0, tip[1])}[edge]
-        base = np.array(start)
-        width = rng.uniform(90, 150)
-        d = tip - base
-        d /= np.linalg.norm(d)
-        nrm = np.array([-d[1], d[0]])
-        wrist = tip - d * width * 1.2
-        arm = np.array([base + nrm * width * 0.6, wrist + nrm * width * 0.45,
-                        wrist - nrm * width * 0.45, base - nrm * width * 0.6], np.int32)
-        shade = np.zeros(img.shape[:2], np.float32)
-        cv2.fillConvexPoly(shade, arm, 1.0)
-        cv2.ellipse(shade, tuple(int(v) for v in (tip - d * width * 0.5)),
-                    (int(width * 0.75), int(width * 0.5)),
-                    math.degrees(math.atan2(d[1], d[0])), 0, 360, 2.0, -1)
-        # Shadow of the arm on the table, then the arm itself.
-        # The arm's soft shadow, blurred at a quarter of the size (a 15 px blur at full
-        # size costs more than the rest of the photograph).
-        q = 4
-        small = cv2.resize((shade > 0).astype(np.float32), (fw // q, fh // q),
-                           interpolation=cv2.INTER_AREA)
-        small = cv2.GaussianBlur(np.roll(small, (25 // q, 25 // q), (0, 1)), (0, 0), 15 / q)
-        sh = cv2.resize(small, (fw, fh), interpolation=cv2.INTER_LINEAR)
-        img *= (1 - 0.35 * sh)[:, :, None]
-        arm_mask = shade == 1.0
-        hand_mask = shade == 2.0
-        img[arm_mask] = sleeve
-        img[hand_mask] = skin
-
-
-def with_hands(image: Image, n: int, rng: np.random.Generator) -> Image:
-    """A photograph with ``n`` arms reaching over it: the frames of a card being laid,
-    drawn onto the still photograph (rendering the whole scene again costs 3x more)."""
-    img: FloatImage = image.astype(np.float32)
-    _draw_hands(img, n, rng)
-    return np.asarray(np.clip(img, 0, 255), np.uint8)
-
-
 def photograph(table: Table, cam: Camera, cond: Conditions, rng: np.random.Generator,
                frame_size: tuple[int, int] = FRAME_SIZE) -> Frame:
     fw, fh = frame_size
@@ -531,7 +493,7 @@ def photograph(table: Table, cam: Camera, cond: Conditions, rng: np.random.Gener
         off = (mx < 0) | (my < 0) | (mx > tw - 1) | (my > th - 1)
         img[off] = table.cloth.at(mx[off] / table.px_per_mm, my[off] / table.px_per_mm)
     if cond.hands:
-        _draw_hands(img, cond.hands, rng)
+        draw_hands(img, cond.hands, rng)
     light = _light(fw, fh, cond, rng)
     if cond.shades:
         light *= shade_map(cond.shades, fw, fh)
