@@ -326,6 +326,8 @@ def _body(img: Image, s: float, d: DeckDesign, face: Face, acc: BGR, bg: BGR, in
     ink = legible(acc, bg, 40) if bg != acc else contrast_ink(bg, d.ink, _light(d))
     cy = 18.0 + (H - 32.0) / 2
     if isinstance(face, Troop):
+        if d.opt("top_art") == "illustration":
+            body = "picture"  # the picture is the body; nothing printed over it
         if body == "picture" and d.opt("top_art") != "illustration":
             _picture(img, s, d, face, (inner + 2, 19.0, W - inner - 2, H - inner - 11), acc)
         elif body == "big_numeral":
@@ -347,8 +349,9 @@ def _body(img: Image, s: float, d: DeckDesign, face: Face, acc: BGR, bg: BGR, in
         if where in ("body", "bottom", "top"):
             y = {"body": H * 0.8, "bottom": H - inner - 5.5, "top": H * 0.8}[where]
             under = bg if body != "picture" or where == "bottom" else d.paper
-            if body == "picture" and where != "bottom" and d.opt("top_art") != "illustration":
-                y = H - inner - 7.5
+            if body == "picture" and where != "bottom":  # under the picture, on the face
+                y = H - inner - (5.0 if d.opt("top_art") == "illustration" else 7.5)
+                under = bg
             u = UNIT_NAMES[face.value]
             cap = fit_cap(u, d.title_font, True, 2.4, 0.1, W - 2 * inner - 6)
             text(img, s, u, W / 2, y, cap, legible(d.ink, under, 40) if under != acc
