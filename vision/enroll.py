@@ -1,10 +1,12 @@
 """Enrol a physical deck: one photo per card, named by its token, becomes a profile.
 
-Each photo shows one card upright (index at the top) on the mat or on a plain
-background. The card is found as the largest region unlike the background,
-its four corners give a perspective warp to a flat card, and the background's
-colour gives the white balance (plain: assumed neutral; the mat: its printed
-colour).
+Each photo shows one card upright (index at the top) on any table: wood, cloth,
+a pattern, the mat. The card is found by its outline (a four-sided shape of the
+card's proportions whose sides stand out from both their neighbours), located at
+a few hundred pixels and refined at full resolution, then flattened. The colour
+of a photo's light is taken from what every card of the deck shares (its paper,
+its border: ``balance_deck``), never from the table; on the mat (live
+enrolment) the mat's printed fill is known and is the reference.
 """
 
 from __future__ import annotations
@@ -13,19 +15,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Final
+from typing import Final, Literal
 
 import cv2
 import numpy as np
 
 from companion.rules.cards import ALL_CARDS, parse_token
 from companion.rules.errors import NotationError
-from vision.calibrate import Calibration, detect_markers
+from vision.calibrate import Calibration
 from vision.mat import CARD_H, CARD_W
 from vision.profile import DeckProfile, ProfileError, profile_from_cards
 from vision.render_mat import FILL, render_mat
 from vision.sources.base import FramePair, FrameSource
-from vision.types import Image
+from vision.types import FloatImage, Image
 
 PHOTO_SUFFIXES: Final = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
 WARP_PX: Final = 6.0  # px/mm of the flattened card
@@ -34,15 +36,57 @@ WARP_PX: Final = 6.0  # px/mm of the flattened card
 SAME_CARD_DIFF: Final = 15.0
 
 
+def _exif_orientation(data: bytes) -> int:
+    """The EXIF Orientation (1..8) of JPEG bytes; 1 when there is none."""
+    if not data.startswith(b"\xff\xd8"):
+        return 1
+    i = 2
+    try:
+        while i + 4 <= len(data) and data[i] == 0xFF and data[i + 1] not in (0xD9, 0xDA):
+            seg = int.from_bytes(data[i + 2:i + 4], "big")
+            if data[i + 1] == 0xE1 and data[i + 4:i + 10] == b"Exif\x00\x00":
+                tiff = data[i + 10:i + 2 + seg]
+                order: Literal["big", "little"] = "big" if tiff[:2] == b"MM" else "little"
+                ifd = int.from_bytes(tiff[4:8], order)
+                for k in range(int.from_bytes(tiff[ifd:ifd + 2], order)):
+                    e = ifd + 2 + 12 * k
+                    if int.from_bytes(tiff[e:e + 2], order) == 0x0112:
+                        value = int.from_bytes(tiff[e + 8:e + 10], order)
+                        return value if 1 <= value <= 8 else 1
+                return 1
+            i += 2 + seg
+    except IndexError:
+        pass
+    return 1
+
+
+def _orient(img: Image, orientation: int) -> Image:
+    """The image as it is meant to be seen, from its stored pixels and EXIF orientation."""
+    if orientation in (5, 6, 7, 8):  # stored on its side: transposed first
+        img = cv2.transpose(img)
+        orientation = {5: 1, 6: 2, 7: 3, 8: 4}[orientation]
+    if orientation == 2:
+        return cv2.flip(img, 1)
+    if orientation == 3:
+        return cv2.rotate(img, cv2.ROTATE_180)
+    if orientation == 4:
+        return cv2.flip(img, 0)
+    return img
+
+
 def load_image(path: Path) -> Image:
-    """A colour image from disk, or a ProfileError naming the file and the problem."""
+    """A colour image from disk, turned as its EXIF orientation says (as a phone's
+    photo is shown), or a ProfileError naming the file and the problem."""
     if not path.is_file():
         raise ProfileError(f"{path}: no such file")
     data = np.fromfile(str(path), np.uint8)
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    # The orientation is applied here, not by the decoder: whether imdecode does
+    # it has changed between OpenCV versions.
+    flags = cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION
+    img = cv2.imdecode(data, flags) if data.size else None
     if img is None:
         raise ProfileError(f"{path}: not a readable image (corrupt or unsupported format)")
-    return img
+    return _orient(img, _exif_orientation(data[:65536].tobytes()))
 
 
 def _order_corners(pts: np.ndarray) -> np.ndarray:
@@ -54,31 +98,331 @@ def _order_corners(pts: np.ndarray) -> np.ndarray:
     return np.array([tl, tr, br, bl], np.float32)
 
 
+FIND_PX: Final = 800  # longer side of the image the outline is looked for in
+EDGES: Final = ("top", "right", "bottom", "left")
+
+
+def _cyclic(quad: np.ndarray) -> np.ndarray:
+    """A quadrilateral's corners clockwise (in image axes) from the one whose
+    following side is the card's top: the shorter pair of sides are top and bottom."""
+    c = quad.mean(axis=0)
+    q = quad[np.argsort(np.arctan2(quad[:, 1] - c[1], quad[:, 0] - c[0]))]
+    sides = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+    start = 0 if sides[0] + sides[2] < sides[1] + sides[3] else 1
+    mid_y = [(q[k, 1] + q[(k + 1) % 4, 1]) / 2 for k in (start, start + 2)]
+    start += 2 if mid_y[1] < mid_y[0] else 0
+    return np.roll(q, -start, axis=0).astype(np.float32)
+
+
+def _side_contrast(img: FloatImage, a: np.ndarray, b: np.ndarray, d: float) -> FloatImage:
+    """Colour difference across the segment a-b at 24 points: inside minus outside
+    (``d`` pixels either side; clockwise corners put the outside on the left)."""
+    t = np.linspace(0.1, 0.9, 24, dtype=np.float32)[:, None]
+    p = a + (b - a) * t
+    n = np.array([(b - a)[1], -(b - a)[0]], np.float32) / max(float(np.linalg.norm(b - a)), 1e-6)
+    pts = np.concatenate([p - d * n, p + d * n]).astype(np.float32)
+    vals = cv2.remap(img, pts[:, :1], pts[:, 1:], cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE)[:, 0]
+    return np.abs(vals[:24] - vals[24:]).sum(axis=1)
+
+
+def _card_shaped(q: np.ndarray, aspect: float) -> bool:
+    """Whether a clockwise quad (card top first) may be a card of ``aspect`` seen
+    tilted up to about 20°: opposite sides within a factor, corners near square."""
+    sides = np.roll(q, -1, axis=0) - q
+    lens = np.linalg.norm(sides, axis=1)
+    if lens.min() < 12:
+        return False
+    if max(lens[0] / lens[2], lens[2] / lens[0], lens[1] / lens[3], lens[3] / lens[1]) > 1.6:
+        return False
+    if not 0.75 < (lens[0] + lens[2]) / (lens[1] + lens[3]) / aspect < 1.3:
+        return False
+    cos = [abs(float(sides[k] @ sides[k - 1])) / (lens[k] * lens[k - 1]) for k in range(4)]
+    return max(cos) < 0.5
+
+
+def _support(img: FloatImage, q: np.ndarray) -> float:
+    """How much of a quad's outline is a sharp colour edge: the mean share of each
+    side that stands out, 0 if a side barely does."""
+    shares = [float((_side_contrast(img, q[k], q[(k + 1) % 4], 1.5) > 30).mean())
+              for k in range(4)]
+    return float(np.mean(shares)) if min(shares) >= 0.5 else 0.0
+
+
+def _grow(img: FloatImage, small: Image, q: np.ndarray, aspect: float) -> np.ndarray | None:
+    """The outline just outside a card-shaped quad, if each of its sides has a sharp
+    straight edge beyond it: a frame printed inside a card found before the card."""
+    lines = []
+    for k in range(4):
+        a, b = q[k], q[(k + 1) % 4]
+        length = float(np.linalg.norm(b - a))
+        n = np.array([(b - a)[1], -(b - a)[0]], np.float32) / length
+        offs = np.arange(3, max(6, round(0.1 * length)), dtype=np.float32)
+        t = np.linspace(0.15, 0.85, 24, dtype=np.float32)
+        base = a + (b - a) * t[:, None]
+        pts = base[:, None, None] + (offs[None, :, None, None] + np.array(
+            [-1.5, 1.5], np.float32)[None, None, :, None]) * n
+        vals = cv2.remap(img, pts[..., 0].reshape(len(t), -1), pts[..., 1].reshape(len(t), -1),
+                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(
+                             len(t), len(offs), 2, -1)
+        share = (np.abs(vals[:, :, 0] - vals[:, :, 1]).sum(axis=2) > 30).mean(axis=0)
+        # Past the quad's own edge, the middle of the next run of sharp edge.
+        hit = share >= 0.75
+        past = np.nonzero(~hit)[0]
+        run = np.nonzero(hit[past[0]:])[0] + past[0] if len(past) else []
+        if not len(run):
+            return None
+        end = run[0] + int(np.argmin(np.append(hit[run[0]:], False)))
+        lines.append((a + offs[(run[0] + end - 1) // 2] * n, (b - a) / length))
+    corners = []
+    for k in range(4):
+        (p, u), (r, v) = lines[k - 1], lines[k]
+        m = np.array([u, -v]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return None
+        corners.append(p + np.linalg.solve(m, r - p)[0] * u)
+    grown = np.array(corners, np.float32)
+    for reach in (3.0, 2.0):
+        grown, _ = _refine(small, grown, reach)
+    return grown if _card_shaped(grown, aspect) else None
+
+
+def _quads(contour: np.ndarray) -> list[np.ndarray]:
+    hull = cv2.convexHull(contour)
+    out = [cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)]
+    for eps in (0.01, 0.02, 0.04, 0.07):
+        quad = cv2.approxPolyDP(hull, eps * cv2.arcLength(hull, True), True).reshape(-1, 2)
+        if len(quad) == 4:
+            out.append(quad.astype(np.float32))
+    return out
+
+
+def _regions(small: Image) -> list[np.ndarray]:
+    """Outlines of regions that may be the card: holes in edge maps (the card's
+    outline encloses it whatever lies around it) and parts unlike the table's colours."""
+    h, w = small.shape[:2]
+    out: list[np.ndarray] = []
+    blur = cv2.GaussianBlur(small, (0, 0), 1.2)
+    for lo, hi in ((40, 120), (20, 60)):
+        edges: Image = np.zeros((h, w), np.uint8)
+        for ch in cv2.split(blur):
+            edges |= cv2.Canny(ch, lo, hi)
+        edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+        edges[0, :], edges[-1, :], edges[:, 0], edges[:, -1] = 255, 255, 255, 255
+        found, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        out.extend(found)
+    # Colours the border of the photo shows (the table: plain, wood or a print)
+    # and what has none of them: a histogram of the border, projected back.
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (0, 0), 2.5), cv2.COLOR_BGR2Lab)
+    ring = np.zeros((h, w), np.uint8)
+    cv2.rectangle(ring, (0, 0), (w - 1, h - 1), 255, 12)
+    bins, ranges = [16, 16, 16], [0, 256, 0, 256, 0, 256]
+    hist = cv2.calcHist([lab], [0, 1, 2], ring, bins, ranges)
+    # Neighbouring bins too: the light changes across a table.
+    hist = cv2.dilate(hist.reshape(16, -1), np.ones((3, 3), np.float32)).reshape(hist.shape)
+    hist = np.maximum(hist, np.roll(hist, 1, 0), np.roll(hist, -1, 0))
+    table = cv2.calcBackProject([lab], [0, 1, 2], (hist > 0.0005 * ring.sum() / 255).astype(
+        np.float32), ranges, 1.0)
+    mask = (table == 0).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    found, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out.extend(found)
+    return out
+
+
+def _locate(small: Image, aspect: float, name: str) -> np.ndarray:
+    """The card's corners (clockwise from top-left) in a small image, or a
+    ProfileError that says what to change."""
+    h, w = small.shape[:2]
+    img = cv2.GaussianBlur(small, (0, 0), 1.0).astype(np.float32)
+    best: list[tuple[float, float, np.ndarray]] = []
+    seen: list[np.ndarray] = []
+    cut: dict[tuple[str, ...], float] = {}
+    sideways = 0.0
+    for contour in _regions(small):
+        area = cv2.contourArea(contour)
+        if not 0.015 * h * w < area < 0.8 * h * w:
+            continue
+        x, y, bw, bh = cv2.boundingRect(contour)
+        touch = tuple(e for e, t in zip(EDGES, (y <= 2, x + bw >= w - 2, y + bh >= h - 2,
+                                                 x <= 2), strict=True) if t)
+        if touch:
+            # Part of something cut off by the frame: the card, if its
+            # sides away from the frame are straight and stand out.
+            if len(touch) <= 2 and {"top", "bottom"} - set(touch) and {"left", "right"} - set(
+                    touch) and area > 0.04 * h * w:
+                rect = cv2.minAreaRect(contour)
+                fill = area / max(rect[1][0] * rect[1][1], 1.0)
+                if fill > 0.85:
+                    cut[touch] = max(cut.get(touch, 0.0), area)
+            continue
+        for quad in _quads(contour):
+            q = _cyclic(quad)
+            upright = _card_shaped(q, aspect)
+            if not upright:
+                q = np.roll(q, -1, axis=0)  # the short sides left and right: sideways?
+                if not _card_shaped(q, 1 / aspect):
+                    continue
+            if any(np.abs(q - o).max() < 2 for o in seen):
+                continue
+            seen.append(q)
+            # Each side moved onto the sharpest edge near it first: an outline
+            # taken round a shadow, or a few pixels off, is judged where it belongs.
+            for reach in (4.0, 2.0):
+                q, _ = _refine(small, q, reach)
+            s = _support(img, q)
+            if upright and _card_shaped(q, aspect):
+                best.append((s, cv2.contourArea(q), q))
+                g = q
+                for _ in range(2):  # a card may print two frames
+                    grown = _grow(img, small, g, aspect) if s >= 0.75 else None
+                    if grown is None:
+                        break
+                    g, s = grown, _support(img, grown)
+                    best.append((s, cv2.contourArea(g), g))
+            elif not upright:
+                sideways = max(sideways, s)
+    good = [b for b in best if b[0] >= 0.75]
+    if good:
+        # The card's outline, not a frame printed inside it: the largest that fits.
+        return max(good, key=lambda b: b[1])[2]
+    if sideways >= 0.75:
+        raise ProfileError(f"{name}: the card lies sideways; turn it (or the phone) so "
+                           "that it stands upright, index at the top")
+    if cut:
+        edges = max(cut, key=lambda k: cut[k])
+        which = " and ".join(edges)
+        raise ProfileError(f"{name}: the card's {which} edge{'s are' if len(edges) > 1 else ' is'}"
+                           " outside the photo: step back or move the phone so that the "
+                           "whole card is in view")
+    raise ProfileError(f"{name}: no card found (no card-shaped outline: lay the card flat, "
+                       "the whole card in view, on a surface unlike the card's edge)")
+
+
+def _refine(img: Image, quad: np.ndarray, reach: float) -> tuple[np.ndarray, float]:
+    """Corners located within ``reach`` px of ``quad`` at full resolution: each side
+    a line fitted to where the colour changes most across it; and the edges'
+    median width in px (how blurred the photo is)."""
+    lines, widths = [], []
+    r = max(3, round(reach))
+    offs = np.arange(-r, r + 1, dtype=np.float32)
+    for k in range(4):
+        a, b = quad[k], quad[(k + 1) % 4]
+        length = float(np.linalg.norm(b - a))
+        tang = (b - a) / length
+        n = np.array([tang[1], -tang[0]], np.float32)  # outward
+        t = np.linspace(0.1, 0.9, 48, dtype=np.float32)
+        base = a + (b - a) * t[:, None]
+        # Five profiles a pixel or two apart along the side, averaged against noise.
+        along = np.linspace(-2, 2, 5, dtype=np.float32)
+        pts = (base[:, None, None] + along[None, :, None, None] * tang
+               + offs[None, None, :, None] * n)
+        mx, my = pts[..., 0].reshape(-1, len(offs)), pts[..., 1].reshape(-1, len(offs))
+        prof = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        prof = prof.astype(np.float32).reshape(len(t), len(along), len(offs), -1).mean(axis=1)
+        grad = np.abs(np.diff(prof, axis=1)).sum(axis=2)
+        peak = grad.argmax(axis=1)
+        strong = grad.max(axis=1) > 0.5 * float(np.median(grad.max(axis=1)))
+        pos = peak + 0.5 - r  # diff sits between samples
+        i = np.clip(peak, 1, grad.shape[1] - 2)
+        rows = np.arange(len(t))
+        g0, g1, g2 = grad[rows, i - 1], grad[rows, i], grad[rows, i + 1]
+        den = g0 - 2 * g1 + g2
+        pos = pos + np.where(np.abs(den) > 1e-6, 0.5 * (g0 - g2) / np.where(
+            np.abs(den) > 1e-6, den, 1.0), 0.0)
+        edge_pts = base + pos[:, None] * n
+        keep = strong & (np.abs(pos) < r - 1)
+        if keep.sum() < 8:
+            lines.append((a, tang))
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(edge_pts[keep].astype(np.float32), cv2.DIST_HUBER, 0, 0.01,
+                                     0.01).ravel()
+        lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
+        half = grad >= 0.5 * grad.max(axis=1, keepdims=True)
+        widths.extend(half[keep].sum(axis=1).tolist())
+    corners = []
+    for k in range(4):
+        (p, u), (q, v) = lines[k - 1], lines[k]
+        m = np.array([u, -v]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            corners.append(quad[k])
+            continue
+        s = np.linalg.solve(m, q - p)
+        corners.append(p + s[0] * u)
+    width = float(np.median(widths)) if widths else 0.0
+    return np.array(corners, np.float32), width
+
+
+def _flatten(img: Image, corners: np.ndarray, card_w: float, card_h: float) -> Image:
+    """The card inside ``corners`` (TL, TR, BR, BL) warped flat at WARP_PX px/mm."""
+    out_w, out_h = round(card_w * WARP_PX), round(card_h * WARP_PX)
+    px_mm = float(np.linalg.norm(corners[3] - corners[0])) / card_h
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 2
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 3
+    x0, y0 = max(x0, 0), max(y0, 0)
+    crop, pts = img[y0:y1, x0:x1], corners - np.array([x0, y0], np.float32)
+    if px_mm > 1.5 * WARP_PX:  # area-average first: a 12 MP card is far finer than the warp
+        f = 1.5 * WARP_PX / px_mm
+        crop = cv2.resize(crop, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        pts = pts * f
+    dst = np.array([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]], np.float32)
+    return cv2.warpPerspective(crop, cv2.getPerspectiveTransform(pts.astype(np.float32), dst),
+                               (out_w, out_h), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
 def find_card(img: Image, card_w: float = CARD_W, card_h: float = CARD_H,
               name: str = "photo", background: Image | None = None) -> Image:
-    """The card in a photo, flattened upright and white-balanced against its background.
+    """The card in a photo, flattened upright (WARP_PX px/mm).
 
-    ``background``: what the photo shows without the card (the printed mat), if known.
+    With a known ``background`` (the printed mat, live enrolment) the card is
+    what differs from it, white-balanced by the mat's known fill. Otherwise it
+    is found by its outline on any table, and left as the photo's light made
+    it: ``balance_deck`` balances a deck's photos against each other.
     """
+    if background is not None:
+        return _find_on_mat(img, card_w, card_h, name, background)
     h, w = img.shape[:2]
-    # The background as a plane per channel fitted to the photo's border: light
-    # falls off across a table, and a flat colour would mistake that for a card.
-    yy, xx = np.mgrid[0:h, 0:w]
+    s = min(1.0, FIND_PX / max(h, w))
+    small = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else img
+    corners = _locate(small, card_w / card_h, name) / s
+    for reach in (2.5 / s + 2, 4.0):
+        corners, width = _refine(img, corners, reach)
+    m = 1.0  # px of slack from the frame's edge
+    outside = [e for e, bad in zip(EDGES, (corners[:, 1].min() < m, corners[:, 0].max() > w - m,
+                                           corners[:, 1].max() > h - m, corners[:, 0].min() < m),
+                                   strict=True) if bad]
+    if outside:
+        raise ProfileError(f"{name}: the card's {' and '.join(outside)} edge(s) touch the "
+                           "photo's edge: step back so that the whole card is in view")
+    px_mm = float(np.linalg.norm(corners[3] - corners[0])) / card_h
+    if px_mm < 2.0:
+        raise ProfileError(f"{name}: the card is too small in the photo "
+                           f"({px_mm * card_w:.0f} px across): move closer")
+    if width / px_mm > 2.0:
+        raise ProfileError(f"{name}: the photo is too blurred (the card's edges are "
+                           f"{width / px_mm:.1f} mm wide): hold still and focus on the card")
+    flat = _flatten(img, corners, card_w, card_h)
+    if float(np.median(cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY))) < 35:
+        raise ProfileError(f"{name}: the card is too dark to read: more light, please")
+    return flat
+
+
+def _find_on_mat(img: Image, card_w: float, card_h: float, name: str,
+                 background: Image) -> Image:
+    """The card lying on a known background (the mat), white-balanced by its fill."""
+    h, w = img.shape[:2]
     edge = np.zeros((h, w), bool)
     edge[:8], edge[-8:], edge[:, :8], edge[:, -8:] = True, True, True, True
-    design = np.column_stack([np.ones(edge.sum()), xx[edge] / w, yy[edge] / h])
-    coef, *_ = np.linalg.lstsq(design, img[edge].astype(np.float64), rcond=None)
-    plane = (coef[0] + coef[1] * (xx / w)[..., None] + coef[2] * (yy / h)[..., None])
     bg = np.median(img[edge], axis=0).astype(np.float32)
+    # Match the known background's exposure to the photo on the border, then
+    # the mat's printed lines cancel out.
+    ref = background.astype(np.float32)
+    gain = np.median(img[edge].astype(np.float32) / np.maximum(ref[edge], 1.0), axis=0)
     # Summed over the channels: a dark, muted frame may be close to the background
     # in every channel and still clearly differ in all three together.
-    if background is not None:
-        # Match the known background's exposure to the photo on the border, then
-        # the mat's printed lines cancel out.
-        ref = background.astype(np.float32)
-        gain = np.median(img[edge].astype(np.float32) / np.maximum(ref[edge], 1.0), axis=0)
-        plane = ref * gain
-    diff = np.abs(img.astype(np.float32) - plane.astype(np.float32)).sum(axis=2)
+    diff = np.abs(img.astype(np.float32) - ref * gain).sum(axis=2)
     mask = (diff > 45).astype(np.uint8) * 255
     k = max(3, round(min(h, w) / 100))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
@@ -87,7 +431,7 @@ def find_card(img: Image, card_w: float = CARD_W, card_h: float = CARD_H,
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
-        raise ProfileError(f"{name}: no card found (is the background plain and the card in view?)")
+        raise ProfileError(f"{name}: no card found (is the card in view?)")
     big = max(contours, key=cv2.contourArea)
     if cv2.contourArea(big) < 0.03 * h * w:
         raise ProfileError(f"{name}: no card found (the largest object is too small)")
@@ -117,17 +461,70 @@ def find_card(img: Image, card_w: float = CARD_W, card_h: float = CARD_H,
         if best is None or bg_like < best[0]:
             best = (bg_like, flat)
     if best is None:
-        raise ProfileError(f"{name}: the card lies sideways; photograph it upright, index at the top")
+        raise ProfileError(f"{name}: the card lies sideways; lay it upright, index at the top")
     if best[0] > 0.15:
         raise ProfileError(f"{name}: could not find the card's outline cleanly "
-                           "(retake it on a plain background, the whole card in view)")
-    flat = best[1]
-    # White balance: the mat's fill is known; any other background is taken as neutral.
-    on_mat = len(detect_markers(img)) > 0
-    target = np.array(FILL, np.float32) if on_mat else np.full(3, bg.mean(), np.float32)
+                           "(lay it flat inside the zone, the whole card in view)")
+    target = np.array(FILL, np.float32)
     gain = target / np.maximum(bg, 1.0)
     gain *= 3.0 / gain.sum()  # only the colour balance, not the exposure
-    return np.clip(flat.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    return np.clip(best[1].astype(np.float32) * gain, 0, 255).astype(np.uint8)
+
+
+BALANCE_MM: Final = 2.0  # px/mm of the cards compared when balancing a deck
+
+
+def deck_gains(cards: dict[str, Image]) -> dict[str, FloatImage]:
+    """Per card, the BGR gain that makes what all the deck's cards share (paper,
+    border, printed white) the same colour on every card, and that colour neutral.
+
+    Only what most cards show alike at the same place counts: a red card's face
+    is no reference (its suit's colour differs from the others'), the paper
+    around its print is. With one card the brightest part is taken as the paper.
+    """
+    tokens = sorted(cards)
+    if not tokens:
+        return {}
+    h, w = cards[tokens[0]].shape[:2]
+    size = (max(8, round(w / WARP_PX * BALANCE_MM)), max(8, round(h / WARP_PX * BALANCE_MM)))
+    m = max(1, round(2 * BALANCE_MM))  # the outline's edge may show some table
+    logs = np.stack([np.log(cv2.resize(cards[t], size, interpolation=cv2.INTER_AREA)[
+        m:-m, m:-m].astype(np.float32) + 1.0).reshape(-1, 3) for t in tokens])
+    lum = logs.mean(axis=2)
+    usable = (lum > np.log(30.0)) & (logs.max(axis=2) < np.log(250.0))  # not dark, not clipped
+    # A first guess: each card's brightest tenth alike.
+    bright = [logs[i][lum[i] >= np.percentile(lum[i], 90)].mean(axis=0) for i in range(len(tokens))]
+    g = np.mean(bright, axis=0) - np.array(bright)
+    shared = usable.all(axis=0)
+    for tol in (0.25, 0.15, 0.08, 0.08):
+        x = logs + g[:, None, :]
+        deck = np.median(x, axis=0)
+        dev = np.abs(x - deck).max(axis=2)
+        alike = (np.percentile(dev, 60, axis=0) < tol) & (usable.mean(axis=0) > 0.6)
+        if alike.sum() < 0.01 * alike.size:
+            break
+        shared = alike
+        for i in range(len(tokens)):
+            ok = shared & usable[i]
+            if ok.sum() >= 10:
+                g[i] += np.median(deck[ok] - x[i][ok], axis=0)
+    x = logs + g[:, None, :]
+    deck = np.median(x, axis=0)
+    # The brightest shared part (paper, white print) becomes neutral; a lamp's
+    # cast is modest, so a strongly coloured reference is only partly corrected.
+    ref_lum = deck.mean(axis=1)
+    sel = shared & (ref_lum >= np.percentile(ref_lum[shared], 70)) if shared.any() else ref_lum > 0
+    ref = deck[sel].mean(axis=0)
+    neutral = np.clip(ref.mean() - ref, np.log(0.7), np.log(1.43))
+    g = g + neutral - g.mean()  # the deck's mean exposure kept
+    return {t: np.exp(g[i]).astype(np.float32) for i, t in enumerate(tokens)}
+
+
+def balance_deck(cards: dict[str, Image]) -> dict[str, Image]:
+    """The flattened cards of one deck white-balanced alike (see ``deck_gains``)."""
+    gains = deck_gains(cards)
+    return {t: np.clip(cards[t].astype(np.float32) * gains[t], 0, 255).astype(np.uint8)
+            for t in cards}
 
 
 def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_W,
@@ -162,7 +559,25 @@ def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_
             "photograph them all (or pass --partial to accept the risk)."
         )
     # Terrain cards are optional: only the medieval edition has them.
-    return profile_from_cards(name or folder.name, cards, card_w, card_h)
+    return profile_from_cards(name or folder.name, balance_deck(cards), card_w, card_h)
+
+
+def distinctness(profile: DeckProfile) -> list[tuple[str, str, float]]:
+    """Per card, its nearest other card in the profile and how far apart they are,
+    hardest first: 1 - the grey bands' normalised correlation, plus the colour
+    signatures' distance in Lab units / 50. Below about 0.1 a pair is hard to tell."""
+    if len(profile.tokens) < 2:
+        return []
+    z = profile.gray.reshape(len(profile.tokens), -1).astype(np.float64)
+    z = z - z.mean(axis=1, keepdims=True)
+    z /= np.maximum(np.linalg.norm(z, axis=1, keepdims=True), 1e-9)
+    c = profile.chroma.astype(np.float64)
+    score = (1 - z @ z.T) + np.linalg.norm(c[:, None] - c[None], axis=2) / 50.0
+    np.fill_diagonal(score, np.inf)
+    near = score.argmin(axis=1)
+    out = [(t, profile.tokens[int(j)], float(score[i, j]))
+           for i, (t, j) in enumerate(zip(profile.tokens, near, strict=True))]
+    return sorted(out, key=lambda r: r[2])
 
 
 ENROL_ZONE: Final = "flag5.south"  # where the guided enrolment asks for each card
