@@ -96,6 +96,15 @@ def _enroll(args: list[str]) -> int:
     out = ns.out or ns.from_dir.with_name(ns.from_dir.name + ".deck.npz")
     profile.save(out)
     print(f"{out}: profile {profile.name!r} with {len(profile.tokens)} cards")
+    from vision.enroll import distinctness
+
+    # Each pair once, hardest first: what the reader will find hardest to tell apart.
+    pairs = {tuple(sorted((a, b))): d for a, b, d in distinctness(profile)}
+    hardest = sorted(pairs.items(), key=lambda kv: kv[1])[:8]
+    if hardest:
+        print("hardest pairs to tell apart (distinctness; below 0.1 is hard):")
+        for (a, b), d in hardest:
+            print(f"  {a:>8} ~ {b:<8} {d:.2f}")
     return 0
 
 

@@ -141,10 +141,10 @@ def _card_shaped(q: np.ndarray, aspect: float) -> bool:
     return max(cos) < 0.5
 
 
-def _support(img: FloatImage, q: np.ndarray) -> float:
+def _support(img: FloatImage, q: np.ndarray, contrast: float = 30.0) -> float:
     """How much of a quad's outline is a sharp colour edge: the mean share of each
     side that stands out, 0 if a side barely does."""
-    shares = [float((_side_contrast(img, q[k], q[(k + 1) % 4], 1.5) > 30).mean())
+    shares = [float((_side_contrast(img, q[k], q[(k + 1) % 4], 1.5) > contrast).mean())
               for k in range(4)]
     return float(np.mean(shares)) if min(shares) >= 0.5 else 0.0
 
@@ -165,7 +165,7 @@ def _grow(img: FloatImage, small: Image, q: np.ndarray, aspect: float) -> np.nda
         vals = cv2.remap(img, pts[..., 0].reshape(len(t), -1), pts[..., 1].reshape(len(t), -1),
                          cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(
                              len(t), len(offs), 2, -1)
-        share = (np.abs(vals[:, :, 0] - vals[:, :, 1]).sum(axis=2) > 30).mean(axis=0)
+        share = (np.abs(vals[:, :, 0] - vals[:, :, 1]).sum(axis=2) > 15).mean(axis=0)
         # Past the quad's own edge, the middle of the next run of sharp edge.
         hit = share >= 0.75
         past = np.nonzero(~hit)[0]
@@ -210,6 +210,17 @@ def _regions(small: Image) -> list[np.ndarray]:
         edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
         edges[0, :], edges[-1, :], edges[:, 0], edges[:, -1] = 255, 255, 255, 255
         found, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        out.extend(found)
+        # The card's outline with its print filled in, the thin lines that touch it
+        # (seams, a pattern's lines) opened away: when print crosses the card's
+        # frame, no single hole is bounded by the outline.
+        edges[0, :], edges[-1, :], edges[:, 0], edges[:, -1] = 0, 0, 0, 0
+        found, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        solid = cv2.drawContours(np.zeros((h, w), np.uint8), found, -1, 255, -1)
+        k = max(5, min(h, w) // 50)
+        solid = cv2.morphologyEx(solid, cv2.MORPH_OPEN,
+                                 cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        found, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         out.extend(found)
     # Colours the border of the photo shows (the table: plain, wood or a print)
     # and what has none of them: a histogram of the border, projected back.
@@ -279,7 +290,8 @@ def _locate(small: Image, aspect: float, name: str) -> np.ndarray:
                     grown = _grow(img, small, g, aspect) if s >= 0.75 else None
                     if grown is None:
                         break
-                    g, s = grown, _support(img, grown)
+                    # Fainter will do: a straight edge just outside a card-shaped one.
+                    g, s = grown, _support(img, grown, 15.0)
                     best.append((s, cv2.contourArea(g), g))
             elif not upright:
                 sideways = max(sideways, s)

@@ -141,13 +141,13 @@ def draw_table(kind: str, w: int, h: int, rng: np.random.Generator) -> FloatImag
 def card_quad(card_w: int, card_h: int, frame: tuple[int, int], rng: np.random.Generator,
               tilt_deg: float = 20.0, turn_deg: float = 10.0) -> np.ndarray:
     """Where a card's corners (TL, TR, BR, BL) land in a photo of ``frame`` (w, h):
-    the card tilted ``tilt_deg`` about a random axis, turned up to ``turn_deg``,
+    the card tilted 75-100% of ``tilt_deg`` about a random axis, turned up to ``turn_deg``,
     anywhere in the frame, as a phone's lens (about 70° across) sees it."""
     w, h = frame
     f = 0.73 * max(w, h)
     axis = rng.uniform(0, 2 * np.pi)
     rvec = np.array([np.cos(axis), np.sin(axis), 0.0]) * np.radians(tilt_deg)
-    tilt, _ = cv2.Rodrigues(rvec)
+    tilt, _ = cv2.Rodrigues(rvec * rng.uniform(0.75, 1.0))
     turn, _ = cv2.Rodrigues(np.array([0.0, 0.0, np.radians(rng.uniform(-turn_deg, turn_deg))]))
     pts = np.array([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]], np.float64)
     pts *= np.array([card_w / 2, card_h / 2, 0])
