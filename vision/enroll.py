@@ -135,7 +135,7 @@ def _card_shaped(q: np.ndarray, aspect: float) -> bool:
         return False
     if max(lens[0] / lens[2], lens[2] / lens[0], lens[1] / lens[3], lens[3] / lens[1]) > 1.6:
         return False
-    if not 0.75 < (lens[0] + lens[2]) / (lens[1] + lens[3]) / aspect < 1.3:
+    if not 0.85 < (lens[0] + lens[2]) / (lens[1] + lens[3]) / aspect < 1.18:
         return False
     cos = [abs(float(sides[k] @ sides[k - 1])) / (lens[k] * lens[k - 1]) for k in range(4)]
     return max(cos) < 0.5
@@ -231,7 +231,7 @@ def _regions(small: Image) -> list[np.ndarray]:
     hist = cv2.calcHist([lab], [0, 1, 2], ring, bins, ranges)
     # Neighbouring bins too: the light changes across a table.
     hist = cv2.dilate(hist.reshape(16, -1), np.ones((3, 3), np.float32)).reshape(hist.shape)
-    hist = np.maximum(hist, np.roll(hist, 1, 0), np.roll(hist, -1, 0))
+    hist = np.maximum(hist, np.maximum(np.roll(hist, 1, 0), np.roll(hist, -1, 0)))
     table = cv2.calcBackProject([lab], [0, 1, 2], (hist > 0.0005 * ring.sum() / 255).astype(
         np.float32), ranges, 1.0)
     mask = (table == 0).astype(np.uint8) * 255
@@ -262,19 +262,20 @@ def _locate(small: Image, aspect: float, name: str) -> np.ndarray:
             # Part of something cut off by the frame: the card, if its
             # sides away from the frame are straight and stand out.
             if len(touch) <= 2 and {"top", "bottom"} - set(touch) and {"left", "right"} - set(
-                    touch) and area > 0.04 * h * w:
-                rect = cv2.minAreaRect(contour)
-                fill = area / max(rect[1][0] * rect[1][1], 1.0)
-                if fill > 0.85:
-                    cut[touch] = max(cut.get(touch, 0.0), area)
+                    touch):
+                # Its hull, not the region: print inside a card splits its inside.
+                hull = cv2.convexHull(contour)
+                rect = cv2.minAreaRect(hull)
+                hull_area = cv2.contourArea(hull)
+                if hull_area > 0.04 * h * w and hull_area > 0.85 * rect[1][0] * rect[1][1]:
+                    cut[touch] = max(cut.get(touch, 0.0), hull_area)
             continue
         for quad in _quads(contour):
             q = _cyclic(quad)
-            upright = _card_shaped(q, aspect)
-            if not upright:
-                q = np.roll(q, -1, axis=0)  # the short sides left and right: sideways?
-                if not _card_shaped(q, 1 / aspect):
-                    continue
+            top = q[1] - q[0]
+            upright = _card_shaped(q, aspect) and abs(top[0]) > abs(top[1])
+            if not _card_shaped(q, aspect):  # (card-shaped but not upright: sideways)
+                continue
             if any(np.abs(q - o).max() < 2 for o in seen):
                 continue
             seen.append(q)
@@ -293,13 +294,13 @@ def _locate(small: Image, aspect: float, name: str) -> np.ndarray:
                     # Fainter will do: a straight edge just outside a card-shaped one.
                     g, s = grown, _support(img, grown, 15.0)
                     best.append((s, cv2.contourArea(g), g))
-            elif not upright:
-                sideways = max(sideways, s)
+            elif not upright and s >= 0.75:
+                sideways = max(sideways, cv2.contourArea(q))
     good = [b for b in best if b[0] >= 0.75]
-    if good:
+    if good and max(b[1] for b in good) > sideways:
         # The card's outline, not a frame printed inside it: the largest that fits.
         return max(good, key=lambda b: b[1])[2]
-    if sideways >= 0.75:
+    if sideways:
         raise ProfileError(f"{name}: the card lies sideways; turn it (or the phone) so "
                            "that it stands upright, index at the top")
     if cut:
