@@ -22,6 +22,7 @@ import numpy as np
 
 from companion.rules.cards import ALL_CARDS, parse_token
 from companion.rules.errors import NotationError
+from vision.balance import balance_deck, table_colour
 from vision.calibrate import Calibration
 from vision.mat import CARD_H, CARD_W
 from vision.profile import DeckProfile, ProfileError, profile_from_cards
@@ -484,68 +485,13 @@ def _find_on_mat(img: Image, card_w: float, card_h: float, name: str,
     return np.clip(best[1].astype(np.float32) * gain, 0, 255).astype(np.uint8)
 
 
-BALANCE_MM: Final = 2.0  # px/mm of the cards compared when balancing a deck
-
-
-def deck_gains(cards: dict[str, Image]) -> dict[str, FloatImage]:
-    """Per card, the BGR gain that makes what all the deck's cards share (paper,
-    border, printed white) the same colour on every card, and that colour neutral.
-
-    Only what most cards show alike at the same place counts: a red card's face
-    is no reference (its suit's colour differs from the others'), the paper
-    around its print is. With one card the brightest part is taken as the paper.
-    """
-    tokens = sorted(cards)
-    if not tokens:
-        return {}
-    h, w = cards[tokens[0]].shape[:2]
-    size = (max(8, round(w / WARP_PX * BALANCE_MM)), max(8, round(h / WARP_PX * BALANCE_MM)))
-    m = max(1, round(2 * BALANCE_MM))  # the outline's edge may show some table
-    logs = np.stack([np.log(cv2.resize(cards[t], size, interpolation=cv2.INTER_AREA)[
-        m:-m, m:-m].astype(np.float32) + 1.0).reshape(-1, 3) for t in tokens])
-    lum = logs.mean(axis=2)
-    usable = (lum > np.log(30.0)) & (logs.max(axis=2) < np.log(250.0))  # not dark, not clipped
-    # A first guess: each card's brightest tenth alike.
-    bright = [logs[i][lum[i] >= np.percentile(lum[i], 90)].mean(axis=0) for i in range(len(tokens))]
-    g = np.mean(bright, axis=0) - np.array(bright)
-    shared = usable.all(axis=0)
-    for tol in (0.25, 0.15, 0.08, 0.08):
-        x = logs + g[:, None, :]
-        deck = np.median(x, axis=0)
-        dev = np.abs(x - deck).max(axis=2)
-        alike = (np.percentile(dev, 60, axis=0) < tol) & (usable.mean(axis=0) > 0.6)
-        if alike.sum() < 0.01 * alike.size:
-            break
-        shared = alike
-        for i in range(len(tokens)):
-            ok = shared & usable[i]
-            if ok.sum() >= 10:
-                g[i] += np.median(deck[ok] - x[i][ok], axis=0)
-    x = logs + g[:, None, :]
-    deck = np.median(x, axis=0)
-    # The brightest shared part (paper, white print) becomes neutral; a lamp's
-    # cast is modest, so a strongly coloured reference is only partly corrected.
-    ref_lum = deck.mean(axis=1)
-    sel = shared & (ref_lum >= np.percentile(ref_lum[shared], 70)) if shared.any() else ref_lum > 0
-    ref = deck[sel].mean(axis=0)
-    neutral = np.clip(ref.mean() - ref, np.log(0.7), np.log(1.43))
-    g = g + neutral - g.mean()  # the deck's mean exposure kept
-    return {t: np.exp(g[i]).astype(np.float32) for i, t in enumerate(tokens)}
-
-
-def balance_deck(cards: dict[str, Image]) -> dict[str, Image]:
-    """The flattened cards of one deck white-balanced alike (see ``deck_gains``)."""
-    gains = deck_gains(cards)
-    return {t: np.clip(cards[t].astype(np.float32) * gains[t], 0, 255).astype(np.uint8)
-            for t in cards}
-
-
 def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_W,
                     card_h: float = CARD_H, partial: bool = False) -> DeckProfile:
     """A profile from ``folder``: ``R7.jpg``, ``AL.png``, ... one photo per card."""
     if not folder.is_dir():
         raise ProfileError(f"{folder}: not a folder")
     cards: dict[str, Image] = {}
+    tables: dict[str, FloatImage] = {}
     problems: list[str] = []
     for path in sorted(folder.iterdir()):
         if path.suffix.lower() not in PHOTO_SUFFIXES:
@@ -559,7 +505,9 @@ def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_
             problems.append(f"{path.name}: a second photo of {token}")
             continue
         try:
-            cards[token] = find_card(load_image(path), card_w, card_h, path.name)
+            photo = load_image(path)
+            cards[token] = find_card(photo, card_w, card_h, path.name)
+            tables[token] = table_colour(photo)
         except ProfileError as exc:
             problems.append(str(exc))
     if problems:
@@ -572,7 +520,8 @@ def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_
             "photograph them all (or pass --partial to accept the risk)."
         )
     # Terrain cards are optional: only the medieval edition has them.
-    return profile_from_cards(name or folder.name, balance_deck(cards), card_w, card_h)
+    return profile_from_cards(name or folder.name, balance_deck(cards, tables, WARP_PX), card_w,
+                              card_h)
 
 
 def distinctness(profile: DeckProfile) -> list[tuple[str, str, float]]:

@@ -31,5 +31,5 @@ def test_a_covered_mat_names_the_missing_markers_and_no_picture_is_said() -> Non
     frame = demo_frame().copy()
     frame[:, :] = 90  # nothing of the mat in view
     state = look_at(frame, Calibrator())
-    assert state.calibration is None and "missing marker ids" in state.problem
+    assert state.calibration is None and "markers 0, 1, 2, 3, 4, 5 not found" in state.problem
     assert look_at(None, Calibrator()).problem == "No picture from the camera."

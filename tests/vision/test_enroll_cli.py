@@ -107,7 +107,7 @@ def test_read_command_names_missing_markers(tmp_path, capsys):
     blank = tmp_path / "wall.png"
     cv2.imwrite(str(blank), np.full((400, 600, 3), 120, np.uint8))
     assert main(["read", str(blank)]) == 1
-    assert "missing marker ids: 0, 1, 2, 3, 4, 5" in capsys.readouterr().err
+    assert "markers 0, 1, 2, 3, 4, 5 not found" in capsys.readouterr().err
 
 
 def test_mat_layout_json_and_print_files(tmp_path, capsys):

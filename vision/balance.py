@@ -1,0 +1,128 @@
+"""The white balance of a deck enrolled from photos, one photo per card.
+
+Nothing in a photo on an unknown table is known to be grey, so the deck
+balances itself: one gain per photo makes what the cards share (paper,
+border, white print) the same colour on every card, and that colour neutral.
+Only where every photo shows the table around the card as the same
+near-grey is the table taken as the reference instead: a cream deck then
+keeps its cream, as the reader, which balances frames by the printed mat,
+sees it. A coloured cloth or wood is never taken for grey.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import cv2
+import numpy as np
+
+from vision.types import FloatImage, Image
+
+TABLE_GREY: Final = 12.0  # Lab chroma of a balanced table under which it may be grey
+TABLE_AGREE: Final = 4.0  # Lab units every photo's table lies within of their median
+TABLE_LEAST: Final = 40.0  # a table darker than this (0..255 grey) says little of colour
+
+
+def table_colour(photo: Image) -> FloatImage:
+    """The table's colour around a card photo: the median of the photo's outer rim."""
+    h, w = photo.shape[:2]
+    k = max(2, round(0.03 * min(h, w)))
+    rim = np.concatenate([photo[:k].reshape(-1, 3), photo[-k:].reshape(-1, 3),
+                          photo[:, :k].reshape(-1, 3), photo[:, -k:].reshape(-1, 3)])
+    return np.median(rim, axis=0).astype(np.float32)
+
+
+def _lab(bgr: FloatImage) -> FloatImage:
+    """Lab of BGR levels (0..255), one colour per row."""
+    px = np.clip(bgr, 0, 255).astype(np.float32).reshape(-1, 1, 3) / 255.0
+    return np.asarray(cv2.cvtColor(px, cv2.COLOR_BGR2Lab).reshape(-1, 3))
+
+
+def _neutral(colour: FloatImage) -> FloatImage:
+    """The gain that makes ``colour`` grey, its exposure kept."""
+    g = 1.0 / np.maximum(colour.astype(np.float32), 1.0)
+    return np.asarray(g * 3.0 / g.sum(), np.float32)
+
+
+def table_reference(gains: dict[str, FloatImage], tables: dict[str, FloatImage],
+                    ) -> FloatImage | None:
+    """The gain that makes a grey table grey, where the tables of (nearly) every
+    photo, balanced as their cards, are one near-grey; else ``None`` (the paper
+    stays neutral)."""
+    tokens = [t for t in gains if t in tables]
+    if len(tokens) < 2:
+        return None
+    balanced = np.stack([tables[t] * gains[t] for t in tokens])
+    if float(np.median(balanced.mean(axis=1))) < TABLE_LEAST:
+        return None
+    ab = _lab(balanced)[:, 1:]
+    mid = np.median(ab, axis=0)
+    if (np.linalg.norm(ab - mid, axis=1) > TABLE_AGREE).mean() > 0.1:
+        return None  # not one table, or not one light: nothing to go by
+    if float(np.linalg.norm(mid)) > TABLE_GREY:
+        return None  # a coloured table
+    return _neutral(np.median(balanced, axis=0))
+
+
+BALANCE_MM: Final = 2.0  # px/mm of the cards compared when balancing a deck
+
+
+def deck_gains(cards: dict[str, Image], px_per_mm: float = 6.0) -> dict[str, FloatImage]:
+    """Per card, the BGR gain that makes what all the deck's cards share (paper,
+    border, printed white) the same colour on every card, and that colour neutral.
+
+    Only what most cards show alike at the same place counts: a red card's face
+    is no reference (its suit's colour differs from the others'), the paper
+    around its print is. With one card the brightest part is taken as the paper.
+    """
+    tokens = sorted(cards)
+    if not tokens:
+        return {}
+    h, w = cards[tokens[0]].shape[:2]
+    size = (max(8, round(w / px_per_mm * BALANCE_MM)),
+            max(8, round(h / px_per_mm * BALANCE_MM)))
+    m = max(1, round(2 * BALANCE_MM))  # the outline's edge may show some table
+    logs = np.stack([np.log(cv2.resize(cards[t], size, interpolation=cv2.INTER_AREA)[
+        m:-m, m:-m].astype(np.float32) + 1.0).reshape(-1, 3) for t in tokens])
+    lum = logs.mean(axis=2)
+    usable = (lum > np.log(30.0)) & (logs.max(axis=2) < np.log(250.0))  # not dark, not clipped
+    # A first guess: each card's brightest tenth alike.
+    bright = [logs[i][lum[i] >= np.percentile(lum[i], 90)].mean(axis=0) for i in range(len(tokens))]
+    g = np.mean(bright, axis=0) - np.array(bright)
+    shared = usable.all(axis=0)
+    for tol in (0.25, 0.15, 0.08, 0.08):
+        x = logs + g[:, None, :]
+        deck = np.median(x, axis=0)
+        dev = np.abs(x - deck).max(axis=2)
+        alike = (np.percentile(dev, 60, axis=0) < tol) & (usable.mean(axis=0) > 0.6)
+        if alike.sum() < 0.01 * alike.size:
+            break
+        shared = alike
+        for i in range(len(tokens)):
+            ok = shared & usable[i]
+            if ok.sum() >= 10:
+                g[i] += np.median(deck[ok] - x[i][ok], axis=0)
+    x = logs + g[:, None, :]
+    deck = np.median(x, axis=0)
+    # The brightest shared part (paper, white print) becomes neutral; a lamp's
+    # cast is modest, so a strongly coloured reference is only partly corrected.
+    ref_lum = deck.mean(axis=1)
+    sel = shared & (ref_lum >= np.percentile(ref_lum[shared], 70)) if shared.any() else ref_lum > 0
+    ref = deck[sel].mean(axis=0)
+    neutral = np.clip(ref.mean() - ref, np.log(0.7), np.log(1.43))
+    g = g + neutral - g.mean()  # the deck's mean exposure kept
+    return {t: np.exp(g[i]).astype(np.float32) for i, t in enumerate(tokens)}
+
+
+def balance_deck(cards: dict[str, Image], tables: dict[str, FloatImage] | None = None,
+                 px_per_mm: float = 6.0) -> dict[str, Image]:
+    """The flattened cards of one deck white-balanced alike (see ``deck_gains``);
+    ``tables``: each photo's table colour (``table_colour``), the reference where
+    it is a grey one."""
+    gains = deck_gains(cards, px_per_mm)
+    if tables and table_reference(gains, tables) is not None:
+        # A grey table under every card: each photo's own table balances it, which
+        # also holds where the deck's shared parts mislead (a few cards of one suit).
+        gains = {t: _neutral(tables[t]) if t in tables else g for t, g in gains.items()}
+    return {t: np.clip(cards[t].astype(np.float32) * gains[t], 0, 255).astype(np.uint8)
+            for t in cards}
