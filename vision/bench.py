@@ -130,6 +130,17 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--failures", action="store_true",
                     help="print every zone read wrong (truth, read, confidences, light) to stderr")
+    ap.add_argument("--designs", type=int, default=None, metavar="N",
+                    help="read N generated deck designs instead, each enrolled from phone "
+                         "photos, on tables laid and lit as widely as rooms vary "
+                         "(--scenes is then per design)")
+    ap.add_argument("--split", choices=["held", "tune"], default="held",
+                    help="which designs: 'held' are never looked at while tuning")
     ns = ap.parse_args(argv)
+    if ns.designs is not None:
+        from vision.bench_designs import run as run_designs
+
+        print(json.dumps(run_designs(ns.designs, ns.split, ns.scenes, ns.frames, ns.seed)))
+        return 0
     print(json.dumps(run(ns.scenes, ns.frames, ns.seed, ns.failures)))
     return 0
