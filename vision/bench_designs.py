@@ -24,44 +24,60 @@ import numpy as np
 from vision.calibrate import CalibrationError, Calibrator
 from vision.deck_art import ALL_FACES, CardArt
 from vision.designs import designs
-from vision.enroll import enroll_from_dir
+from vision.enroll import enroll_from_dir, find_card, load_image
 from vision.photos import TABLES, phone_photo
 from vision.position import UNKNOWN
-from vision.profile import DeckProfile
+from vision.profile import DeckProfile, ProfileError
 from vision.read import Reader
 from vision.scoring import Tally, outcomes, reliability, score
 from vision.stabilize import vote
 from vision.synth import room_scene
 
+RETAKES = 2
 PHOTO_SIZE = (2016, 1512)  # a phone photo at a third of 12 MP: as much of the card
 # as enrolment keeps (6 px/mm), in a fraction of the time
 
 
 def enrol(art: CardArt, rng: np.random.Generator, photo_size: tuple[int, int] = PHOTO_SIZE,
-          ) -> DeckProfile:
+          ) -> tuple[DeckProfile, int]:
     """The deck enrolled from one phone photo per card, all on one table (as a
-    player shoots a deck: one sitting, one table, one lamp)."""
+    player shoots a deck: one sitting, one table, one lamp), and how many photos
+    enrolment refused. A refused card is shot again on another table, as the
+    refusal asks, up to ``RETAKES`` times."""
     table = TABLES[int(rng.integers(len(TABLES)))]
     w, h = art.card_mm
+    refused = 0
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / art.name
         folder.mkdir()
         for face in ALL_FACES:
-            # Some phones store the pixels turned and say so in EXIF.
-            turn = (None, 6, 8, 3)[int(rng.integers(4))] if rng.random() < 0.3 else None
-            photo = phone_photo(art.render(face, 8.0), rng, table=table, size=photo_size,
-                                exif_orientation=turn)
-            (folder / f"{face.token}.jpg").write_bytes(photo)
-        return enroll_from_dir(folder, f"{art.name} (enrolled from photos)", w, h)
+            path = folder / f"{face.token}.jpg"
+            on = table
+            for _ in range(RETAKES + 1):
+                # Some phones store the pixels turned and say so in EXIF.
+                turn = (None, 6, 8, 3)[int(rng.integers(4))] if rng.random() < 0.3 else None
+                path.write_bytes(phone_photo(art.render(face, 8.0), rng, table=on,
+                                             size=photo_size, exif_orientation=turn))
+                try:
+                    find_card(load_image(path), w, h, path.name)
+                    break
+                except ProfileError:
+                    refused += 1
+                    on = TABLES[int(rng.integers(len(TABLES)))]
+            else:
+                path.unlink()  # never taken: the profile lacks this card
+        profile = enroll_from_dir(folder, f"{art.name} (enrolled from photos)", w, h,
+                                  partial=True)
+        return profile, refused
 
 
 def run_design(art: CardArt, scenes: int, frames: int, seed: int,
-               ms: list[float]) -> Tally:
+               ms: list[float], photo_size: tuple[int, int] = PHOTO_SIZE) -> Tally:
     """One design: enrolled, then ``scenes`` tables read ``frames`` times each."""
     cv2.setNumThreads(1)
-    profile = enrol(art, np.random.default_rng([seed, 1]))
+    profile, refused = enrol(art, np.random.default_rng([seed, 1]), photo_size)
     reader = Reader(profile)
-    tally = Tally()
+    tally = Tally(enrol_refused=refused, enrolled=len(profile.tokens))
     for i in range(scenes):
         table, photos = room_scene(seed * 1000 + i, art, frames)
         calibrator = Calibrator()

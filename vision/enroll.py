@@ -418,7 +418,9 @@ def find_card(img: Image, card_w: float = CARD_W, card_h: float = CARD_H,
         raise ProfileError(f"{name}: the photo is too blurred (the card's edges are "
                            f"{width / px_mm:.1f} mm wide): hold still and focus on the card")
     flat = _flatten(img, corners, card_w, card_h)
-    if float(np.median(cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY))) < 35:
+    # A dark-faced card is no dark photo: its light print still shows. A photo too
+    # dark to read has no bright part at all.
+    if float(np.percentile(cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY), 99.9)) < 60:
         raise ProfileError(f"{name}: the card is too dark to read: more light, please")
     return flat
 

@@ -62,11 +62,14 @@ class Tally:
     unknown_single: int = 0
     phantom: int = 0
     failed_calibrations: int = 0
+    enrol_refused: int = 0  # enrolment photos refused (each retake counts)
+    enrolled: int = 0  # cards the profile holds
     named: list[tuple[float, bool]] = field(default_factory=list)  # every frame's
 
     def add(self, other: Tally) -> None:
         for name in ("cards", "right_single", "right_voted", "wrong_single", "wrong_voted",
-                     "unknown_single", "phantom", "failed_calibrations"):
+                     "unknown_single", "phantom", "failed_calibrations", "enrol_refused",
+                     "enrolled"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.named += other.named
 
@@ -82,6 +85,8 @@ class Tally:
             "unknown_single_frame": self.unknown_single,
             "phantom_cards": self.phantom,
             "failed_calibrations": self.failed_calibrations,
+            "enrol_refused_photos": self.enrol_refused,
+            "cards_enrolled": self.enrolled,
         }
 
 
