@@ -136,11 +136,11 @@ def test_distinctness_names_each_cards_nearest_and_the_cli_prints_the_hardest(tm
 
 def test_a_dark_faced_card_is_taken_and_a_photo_too_dark_to_read_is_refused():
     # Black face, light numeral: the photo is fine, only the card is dark.
-    card = np.full((round(88 * 8), round(63 * 8), 3), 18, np.uint8)
+    card = np.full((88 * 8, 63 * 8, 3), 18, np.uint8)
     cv2.putText(card, "7", (40, 110), cv2.FONT_HERSHEY_DUPLEX, 3.5, (235, 235, 235), 9)
     rng = np.random.default_rng(11)
     photo, _ = photo_pixels(card, rng, "wood", (1600, 1200))
     flat = find_card(photo)
-    assert flat.shape[:2] == (round(88 * 6), round(63 * 6))
+    assert flat.shape[:2] == (88 * 6, 63 * 6)
     with pytest.raises(ProfileError, match="too dark to read"):
         find_card((photo.astype(np.float32) * 0.22).astype(np.uint8), name="dim.jpg")
