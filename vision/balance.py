@@ -65,15 +65,21 @@ def table_reference(gains: dict[str, FloatImage], tables: dict[str, FloatImage],
 
 
 BALANCE_MM: Final = 2.0  # px/mm of the cards compared when balancing a deck
+BRIGHTEST: Final = 97.0  # percentile of a card's grey from which its print is its white
+# Log-gain (per channel) a card's own balance may lie off the deck's median: phones
+# balance each photo their own way (casts of a few tenths apart), while a coloured
+# face taken for white lies a whole unit or more off.
+LAMP_APART: Final = 0.35
 
 
 def deck_gains(cards: dict[str, Image], px_per_mm: float = 6.0) -> dict[str, FloatImage]:
-    """Per card, the BGR gain that makes what all the deck's cards share (paper,
-    border, printed white) the same colour on every card, and that colour neutral.
+    """Per card, the BGR gain that makes its white (its brightest print: the paper,
+    a white border or white print) neutral.
 
-    Only what most cards show alike at the same place counts: a red card's face
-    is no reference (its suit's colour differs from the others'), the paper
-    around its print is. With one card the brightest part is taken as the paper.
+    A card's own balance stands where it is a lamp's or a phone's (near the deck's
+    median one): a card whose brightest part is coloured (a full-bleed yellow face
+    with dark print) takes the deck's instead, and its face keeps its yellow. A
+    paper lit to the sensor's limit counts as it shows.
     """
     tokens = sorted(cards)
     if not tokens:
@@ -82,36 +88,18 @@ def deck_gains(cards: dict[str, Image], px_per_mm: float = 6.0) -> dict[str, Flo
     size = (max(8, round(w / px_per_mm * BALANCE_MM)),
             max(8, round(h / px_per_mm * BALANCE_MM)))
     m = max(1, round(2 * BALANCE_MM))  # the outline's edge may show some table
-    logs = np.stack([np.log(cv2.resize(cards[t], size, interpolation=cv2.INTER_AREA)[
-        m:-m, m:-m].astype(np.float32) + 1.0).reshape(-1, 3) for t in tokens])
-    lum = logs.mean(axis=2)
-    usable = (lum > np.log(30.0)) & (logs.max(axis=2) < np.log(250.0))  # not dark, not clipped
-    # A first guess: each card's brightest tenth alike.
-    bright = [logs[i][lum[i] >= np.percentile(lum[i], 90)].mean(axis=0) for i in range(len(tokens))]
-    g = np.mean(bright, axis=0) - np.array(bright)
-    shared = usable.all(axis=0)
-    for tol in (0.25, 0.15, 0.08, 0.08):
-        x = logs + g[:, None, :]
-        deck = np.median(x, axis=0)
-        dev = np.abs(x - deck).max(axis=2)
-        alike = (np.percentile(dev, 60, axis=0) < tol) & (usable.mean(axis=0) > 0.6)
-        if alike.sum() < 0.01 * alike.size:
-            break
-        shared = alike
-        for i in range(len(tokens)):
-            ok = shared & usable[i]
-            if ok.sum() >= 10:
-                g[i] += np.median(deck[ok] - x[i][ok], axis=0)
-    x = logs + g[:, None, :]
-    deck = np.median(x, axis=0)
-    # The brightest shared part (paper, white print) becomes neutral; a lamp's
-    # cast is modest, so a strongly coloured reference is only partly corrected.
-    ref_lum = deck.mean(axis=1)
-    sel = shared & (ref_lum >= np.percentile(ref_lum[shared], 70)) if shared.any() else ref_lum > 0
-    ref = deck[sel].mean(axis=0)
-    neutral = np.clip(ref.mean() - ref, np.log(0.7), np.log(1.43))
-    g = g + neutral - g.mean()  # the deck's mean exposure kept
-    return {t: np.exp(g[i]).astype(np.float32) for i, t in enumerate(tokens)}
+    own = []
+    for t in tokens:
+        px = cv2.resize(cards[t], size, interpolation=cv2.INTER_AREA)[m:-m, m:-m].reshape(
+            -1, 3).astype(np.float32)
+        lum = px @ np.array([0.114, 0.587, 0.299], np.float32)
+        white = px[lum >= np.percentile(lum, BRIGHTEST)].mean(axis=0)
+        own.append(np.log(_neutral(white)))
+    logs = np.array(own)
+    deck = np.median(logs, axis=0)
+    off = np.abs(logs - deck).max(axis=1) > LAMP_APART
+    logs[off] = deck
+    return {t: np.exp(g).astype(np.float32) for t, g in zip(tokens, logs, strict=True)}
 
 
 def balance_deck(cards: dict[str, Image], tables: dict[str, FloatImage] | None = None,

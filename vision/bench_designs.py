@@ -4,7 +4,8 @@ Each generated deck design (``vision.designs``; the ``held`` split is never
 looked at while tuning) is enrolled exactly as a player enrols a deck: one
 phone photo per card on some table (``vision.photos``), through
 ``enroll_from_dir``. Then tables laid and lit as widely as rooms vary
-(``vision.synth``'s room) are photographed ``frames`` times each and read.
+(``vision.synth``'s room) are photographed ``frames`` times each and read,
+each card named by the deck's own learnt model (``vision.band_model``).
 Figures per design, and over all: the worst design's single-frame accuracy,
 voted accuracy, every confidently wrong card, the median frame time and the
 reliability table (what a confidence means).
@@ -21,6 +22,7 @@ from typing import Literal
 import cv2
 import numpy as np
 
+from vision.band_model import BandModel
 from vision.calibrate import CalibrationError, Calibrator
 from vision.deck_art import ALL_FACES, CardArt
 from vision.designs import designs
@@ -39,7 +41,7 @@ PHOTO_SIZE = (2016, 1512)  # a phone photo at a third of 12 MP: as much of the c
 
 
 def enrol(art: CardArt, rng: np.random.Generator, photo_size: tuple[int, int] = PHOTO_SIZE,
-          ) -> tuple[DeckProfile, int]:
+          ) -> tuple[DeckProfile | None, int]:
     """The deck enrolled from one phone photo per card, all on one table (as a
     player shoots a deck: one sitting, one table, one lamp), and how many photos
     enrolment refused. A refused card is shot again on another table, as the
@@ -66,8 +68,11 @@ def enrol(art: CardArt, rng: np.random.Generator, photo_size: tuple[int, int] = 
                     on = TABLES[int(rng.integers(len(TABLES)))]
             else:
                 path.unlink()  # never taken: the profile lacks this card
-        profile = enroll_from_dir(folder, f"{art.name} (enrolled from photos)", w, h,
-                                  partial=True)
+        try:
+            profile = enroll_from_dir(folder, f"{art.name} (enrolled from photos)", w, h,
+                                      partial=True)
+        except ProfileError:
+            return None, refused  # no photo taken at all
         return profile, refused
 
 
@@ -76,14 +81,19 @@ def run_design(art: CardArt, scenes: int, frames: int, seed: int,
     """One design: enrolled, then ``scenes`` tables read ``frames`` times each."""
     cv2.setNumThreads(1)
     profile, refused = enrol(art, np.random.default_rng([seed, 1]), photo_size)
-    reader = Reader(profile)
-    tally = Tally(enrol_refused=refused, enrolled=len(profile.tokens))
+    tally = Tally(enrol_refused=refused, enrolled=len(profile.tokens) if profile else 0)
+    # A deck that could not be enrolled reads nothing: every card is missed.
+    reader = Reader(profile, model=BandModel.train(profile)) if profile else None
     for i in range(scenes):
         table, photos = room_scene(seed * 1000 + i, art, frames)
         calibrator = Calibrator()
         reads: list[dict[str, list[str]]] = []
         for f, frame in enumerate(photos):
             c0 = time.thread_time()
+            if reader is None:
+                reads.append({})
+                tally.cards += sum(len(v) for v in table.zones.values()) if f == 0 else 0
+                continue
             try:
                 calib = calibrator.update(frame.image)
             except CalibrationError:

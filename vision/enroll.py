@@ -514,6 +514,9 @@ def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_
             problems.append(str(exc))
     if problems:
         raise ProfileError("cannot enrol:\n  " + "\n  ".join(problems))
+    if not cards:
+        raise ProfileError(f"{folder}: no photo of a card in it (JPEG, PNG, ... named by "
+                           "token: R7.jpg, AL.png)")
     missing = [c.token for c in ALL_CARDS if c.token not in cards]
     if missing and not partial:
         raise ProfileError(

@@ -25,6 +25,7 @@ TPL_PX: Final = 2.0  # template pixels per millimetre
 INSET_X: Final = 2.0  # mm kept off the band's sides and top: edges and shadows
 INSET_Y: Final = 1.0
 BLUR: Final = 1.0  # px, applied to templates and to what is read alike
+TOP_MM: Final = 24.0  # of each card's top kept in colour: the band and what a shift shows
 FORMAT: Final = "battleline-deck-profile/1"
 
 
@@ -83,14 +84,20 @@ class DeckProfile:
     card_w: float = CARD_W
     card_h: float = CARD_H
     band_mm: float = BAND_MM
+    # (T, h, w, 3) uint8: each card's top TOP_MM, upright, balanced, at TPL_PX; what a
+    # per-deck classifier learns from (``vision.band_model``). Older files lack it.
+    tops: Image | None = None
 
     def save(self, path: Path) -> None:
         meta = {"format": FORMAT, "name": self.name, "tokens": self.tokens,
                 "card_w": self.card_w, "card_h": self.card_h, "band_mm": self.band_mm,
                 "px_per_mm": TPL_PX}
+        arrays: dict[str, Image] = {"meta": np.array(json.dumps(meta)), "gray": self.gray,
+                                    "chroma": self.chroma}
+        if self.tops is not None:
+            arrays["tops"] = self.tops
         with open(path, "wb") as fh:
-            np.savez_compressed(fh, meta=np.array(json.dumps(meta)), gray=self.gray,
-                                chroma=self.chroma)
+            np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
 
     @staticmethod
     def load(path: Path) -> DeckProfile:
@@ -98,15 +105,17 @@ class DeckProfile:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
                 gray, chroma = data["gray"].astype(np.float32), data["chroma"].astype(np.float32)
+                tops = data["tops"].astype(np.uint8) if "tops" in data.files else None
         except (OSError, ValueError, KeyError) as exc:
             raise ProfileError(f"{path}: not a deck profile ({exc})") from None
         if meta.get("format") != FORMAT:
             raise ProfileError(f"{path}: format {meta.get('format')!r}, expected {FORMAT!r}")
-        if meta.get("px_per_mm") != TPL_PX or len(meta["tokens"]) != len(gray):
+        if meta.get("px_per_mm") != TPL_PX or len(meta["tokens"]) != len(gray) or (
+                tops is not None and (tops.ndim != 4 or len(tops) != len(gray))):
             raise ProfileError(f"{path}: inconsistent profile (resolution or token count)")
         return DeckProfile(meta["name"], list(meta["tokens"]), gray, chroma,
                            float(meta["card_w"]), float(meta["card_h"]),
-                           float(meta["band_mm"]))
+                           float(meta["band_mm"]), tops)
 
 
 def upright_band(card: Image, card_w: float, band_mm: float) -> FloatImage:
@@ -121,13 +130,18 @@ def profile_from_cards(name: str, cards: dict[str, Image],
                        card_w: float = CARD_W, card_h: float = CARD_H,
                        band_mm: float = BAND_MM) -> DeckProfile:
     """A profile from upright, white-balanced card images keyed by token."""
+    if not cards:
+        raise ProfileError(f"{name}: no card to make a profile of")
     tokens = sorted(cards)
-    grays, sigs = [], []
+    grays, sigs, tops = [], [], []
     for t in tokens:
         g, s = band_features(upright_band(cards[t], card_w, band_mm))
         grays.append(g)
         sigs.append(s)
-    return DeckProfile(name, tokens, np.stack(grays), np.stack(sigs), card_w, card_h, band_mm)
+        tops.append(np.clip(upright_band(cards[t], card_w, TOP_MM) * 255.0 + 0.5, 0,
+                            255).astype(np.uint8))
+    return DeckProfile(name, tokens, np.stack(grays), np.stack(sigs), card_w, card_h, band_mm,
+                       np.stack(tops))
 
 
 @cache

@@ -79,6 +79,7 @@ from numpy.typing import NDArray
 
 from companion.rules.cards import Troop, parse_token
 from companion.rules.errors import NotationError
+from vision.band_model import SEARCH_PX, BandModel, confidence
 from vision.calibrate import Calibration
 from vision.mat import MatLayout, Zone, standard_mat
 from vision.position import UNKNOWN, build_position
@@ -141,6 +142,7 @@ PEAK_SEPARATION_MM: Final = 3.0  # candidate edges closer than this are one edge
 COVER_SLACK_MM: Final = 3.0  # a crooked covering card hides this much more at one corner
 AHEAD_SLACK_MM: Final = 3.0  # room a band asked ahead has to show whole (``_read_zone``)
 MIN_EDGE: Final = 5.0  # colour step (sum of BGR levels) of a covered card's top edge
+MODEL_SURE: Final = 0.5  # a learnt model's lead over its runner-up that names a card
 
 
 _GREY: Final = np.array([[0.114, 0.587, 0.299]], np.float32)  # BGR -> grey, as OpenCV weighs
@@ -346,12 +348,14 @@ def _poly_terms(u: FloatImage, v: FloatImage) -> FloatImage:
 
 
 class Reader:
-    def __init__(self, profile: DeckProfile, layout: MatLayout | None = None) -> None:
+    def __init__(self, profile: DeckProfile, layout: MatLayout | None = None,
+                 model: BandModel | None = None) -> None:
         if len(profile.tokens) < 2:
             # Choosing a card means preferring it to another one.
             raise ProfileError(f"deck profile {profile.name!r}: holds {len(profile.tokens)} "
                                "card(s); enrol at least two")
         self.profile = profile
+        self.model = model  # names the cards where given; else the templates do
         self.layout = layout or standard_mat()
         lay = self.layout
         self.low_size = (round(lay.width * LOW_PX), round(lay.height * LOW_PX))
@@ -1207,6 +1211,41 @@ class Reader:
                                      samples.astype(np.float32, copy=False), veil, least)
             for i, d in zip(idx, got, strict=True):
                 out[i] = d
+        if self.model is not None:
+            out = self._learnt(placed, hvs, out)
+        return out
+
+    def _learnt(self, placed: list[_Placed], hvs: list[int],
+                decided: list[tuple[str, float, float, list[tuple[str, float]]]],
+                ) -> list[tuple[str, float, float, list[tuple[str, float]]]]:
+        """The deck's own model names each placed band (``vision.band_model``); the
+        templates' ranking stays as the candidates (whether a band looks like an
+        index at all)."""
+        assert self.model is not None
+        s = SEARCH_PX
+        rows, w = self._th + 2 * s, self._tw + 2 * s
+        out = list(decided)
+        groups: dict[float, list[int]] = {}
+        for i, hv in enumerate(hvs):
+            groups.setdefault(self.model.height_for(hv / TPL_PX), []).append(i)
+        for h, idx in groups.items():
+            bands = []
+            for i in idx:
+                pl = placed[i]
+                # The band and SEARCH_PX around it; what lies beyond the crop repeats.
+                y0, x0 = pl.ty - s, pl.tx - s
+                pad = max(0, -y0, -x0, y0 + rows - pl.crop.shape[0],
+                          x0 + w - pl.crop.shape[1])
+                crop = pl.crop if not pad else cv2.copyMakeBorder(
+                    pl.crop, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+                band: FloatImage = crop[y0 + pad:y0 + pad + rows,
+                                        x0 + pad:x0 + pad + w] * pl.scale
+                bands.append(band)
+            best, sure = confidence(self.model.probabilities(np.stack(bands), h))
+            for i, b, c in zip(idx, best.tolist(), sure.tolist(), strict=True):
+                _, _, score, cands = out[i]
+                token = self.model.tokens[b] if c >= MODEL_SURE else UNKNOWN
+                out[i] = (token, float(c), score, cands)
         return out
 
     def _decide_group(self, hv: int, placed: list[_Placed], samples: FloatImage,
