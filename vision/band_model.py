@@ -39,6 +39,8 @@ CHROMA_MM: Final = 4.0  # block of the chroma features
 CHROMA_SCALE: Final = 1 / 25.0  # Lab units -> feature units (grey is unit spread)
 PAPER_PERCENTILE: Final = 90  # a band's pixels lighter than this are its white
 PAPER_CHROMA: Final = 25.0  # Lab chroma of a white from which it is taken for the suit
+FAR: Final = 3.0  # squared distance, in dimensions of the space, at which a band is no card's
+APART: Final = 20.0  # squared distance between winner and runner-up that leaves no doubt
 _GREY: Final = np.array([0.114, 0.587, 0.299], np.float32)
 
 
@@ -138,10 +140,18 @@ class BandModel:
         fit = [h for h in HEIGHTS_MM if h <= visible_mm + 1e-6]
         return fit[-1] if fit else HEIGHTS_MM[0]
 
-    def probabilities(self, bands: FloatImage, visible_mm: float) -> FloatImage:
-        """(n, T): each band's probability of being each token. ``bands``: true-colour
-        BGR 0..1 at TPL_PX, a band high and wide with ``SEARCH_PX`` more on every
-        side; each token is judged where it fits best among the shifts."""
+    def judge(self, bands: FloatImage, visible_mm: float,
+              ) -> tuple[NDArray[np.intp], FloatImage]:
+        """Each band's most likely token (index into ``tokens``) and how sure of it
+        (0..1). ``bands``: true-colour BGR 0..1 at TPL_PX, a band high and wide with
+        ``SEARCH_PX`` more on every side; each token is judged where it fits best
+        among the shifts.
+
+        In the discriminant space the spread within a card is one every way, so a
+        band's squared distance from its card's centre is about the space's
+        dimension. Sure means near the winner (a card the deck lacks, or no card,
+        lies far from every centre) and well apart from the runner-up.
+        """
         h = self.height_for(visible_mm)
         n, s = len(bands), SEARCH_PX
         rows, width = bands.shape[1] - 2 * s, bands.shape[2] - 2 * s
@@ -149,20 +159,13 @@ class BandModel:
                           for dy in range(2 * s + 1) for dx in range(2 * s + 1)], axis=1)
         k = views.shape[1]
         lda = self.models[h]
-        # In the discriminant space the spread within a card is the same every way:
-        # distances there compare shifts and tokens alike.
         z = lda.transform(features(views.reshape(n * k, rows, width, 3), h, self.card_w))
         centres = lda.transform(lda.means_)
         d2 = ((z[:, None, :] - centres[None]) ** 2).sum(axis=2).reshape(n, k, -1).min(axis=1)
-        logp = -0.5 * (d2 - d2.min(axis=1, keepdims=True))
-        p = np.exp(logp)
-        return np.asarray(p / p.sum(axis=1, keepdims=True))
-
-
-def confidence(probs: FloatImage) -> tuple[NDArray[np.intp], FloatImage]:
-    """Each row's most likely token and how sure of it: its probability less the
-    runner-up's."""
-    order = np.argsort(-probs, axis=1)
-    best = order[:, 0]
-    rows = np.arange(len(probs))
-    return best, probs[rows, best] - probs[rows, order[:, 1]]
+        order = np.argsort(d2, axis=1)
+        rows_i = np.arange(n)
+        best, near_d2 = order[:, 0], d2[rows_i, order[:, 0]]
+        dim = centres.shape[1]
+        near = np.clip((FAR * dim - near_d2) / ((FAR - 1) * dim), 0.0, 1.0)
+        apart = np.clip((d2[rows_i, order[:, 1]] - near_d2) / APART, 0.0, 1.0)
+        return best, np.minimum(near, apart)

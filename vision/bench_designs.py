@@ -16,6 +16,7 @@ from __future__ import annotations
 import statistics
 import tempfile
 import time
+import zlib
 from pathlib import Path
 from typing import Literal
 
@@ -80,7 +81,9 @@ def run_design(art: CardArt, scenes: int, frames: int, seed: int,
                ms: list[float], photo_size: tuple[int, int] = PHOTO_SIZE) -> Tally:
     """One design: enrolled, then ``scenes`` tables read ``frames`` times each."""
     cv2.setNumThreads(1)
-    profile, refused = enrol(art, np.random.default_rng([seed, 1]), photo_size)
+    # Each deck its own sitting: its own table, lamp and photos.
+    profile, refused = enrol(art, np.random.default_rng([seed, 1, zlib.crc32(art.name.encode())]),
+                             photo_size)
     tally = Tally(enrol_refused=refused, enrolled=len(profile.tokens) if profile else 0)
     # A deck that could not be enrolled reads nothing: every card is missed.
     reader = Reader(profile, model=BandModel.train(profile)) if profile else None

@@ -22,6 +22,7 @@ import numpy as np
 
 from companion.rules.cards import ALL_CARDS, parse_token
 from companion.rules.errors import NotationError
+from vision.align import align_deck
 from vision.balance import balance_deck, table_colour
 from vision.calibrate import Calibration
 from vision.mat import CARD_H, CARD_W
@@ -101,6 +102,7 @@ def _order_corners(pts: np.ndarray) -> np.ndarray:
 
 FIND_PX: Final = 800  # longer side of the image the outline is looked for in
 EDGES: Final = ("top", "right", "bottom", "left")
+EDGE_SHARE: Final = 0.5  # of a side's strongest step across it that a card's edge makes
 
 
 def _cyclic(quad: np.ndarray) -> np.ndarray:
@@ -336,7 +338,10 @@ def _refine(img: Image, quad: np.ndarray, reach: float) -> tuple[np.ndarray, flo
         prof = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         prof = prof.astype(np.float32).reshape(len(t), len(along), len(offs), -1).mean(axis=1)
         grad = np.abs(np.diff(prof, axis=1)).sum(axis=2)
-        peak = grad.argmax(axis=1)
+        # The card's edge is the outermost strong step: a frame printed inside it
+        # may step more (dark ink on white paper against a mid-grey table).
+        strong_at = grad >= EDGE_SHARE * grad.max(axis=1, keepdims=True)
+        peak = grad.shape[1] - 1 - np.argmax(strong_at[:, ::-1], axis=1)
         strong = grad.max(axis=1) > 0.5 * float(np.median(grad.max(axis=1)))
         pos = peak + 0.5 - r  # diff sits between samples
         i = np.clip(peak, 1, grad.shape[1] - 2)
@@ -525,6 +530,7 @@ def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_
             "photograph them all (or pass --partial to accept the risk)."
         )
     # Terrain cards are optional: only the medieval edition has them.
+    cards = align_deck(cards, card_w, card_h)
     return profile_from_cards(name or folder.name, balance_deck(cards, tables, WARP_PX), card_w,
                               card_h)
 

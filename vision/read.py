@@ -79,7 +79,7 @@ from numpy.typing import NDArray
 
 from companion.rules.cards import Troop, parse_token
 from companion.rules.errors import NotationError
-from vision.band_model import SEARCH_PX, BandModel, confidence
+from vision.band_model import SEARCH_PX, BandModel
 from vision.calibrate import Calibration
 from vision.mat import MatLayout, Zone, standard_mat
 from vision.position import UNKNOWN, build_position
@@ -1241,7 +1241,7 @@ class Reader:
                 band: FloatImage = crop[y0 + pad:y0 + pad + rows,
                                         x0 + pad:x0 + pad + w] * pl.scale
                 bands.append(band)
-            best, sure = confidence(self.model.probabilities(np.stack(bands), h))
+            best, sure = self.model.judge(np.stack(bands), h)
             for i, b, c in zip(idx, best.tolist(), sure.tolist(), strict=True):
                 _, _, score, cands = out[i]
                 token = self.model.tokens[b] if c >= MODEL_SURE else UNKNOWN

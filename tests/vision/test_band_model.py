@@ -1,0 +1,64 @@
+"""A deck's own learnt model: names its cards from bands as a camera shows them,
+and says it is unsure of a card the deck does not hold."""
+
+import numpy as np
+import pytest
+
+from companion.rules.cards import parse_token
+from vision.align import align_deck
+from vision.band_model import SEARCH_PX, BandModel, _draw
+from vision.designs import design
+from vision.profile import TPL_PX, profile_from_cards
+
+TOKENS = [f"{c}{v}" for c in "RBGY" for v in (1, 3, 6, 8, 9)] + ["AL", "FOG"]
+
+
+@pytest.fixture(scope="module")
+def deck():
+    art = design("tune", 0)  # thin script numerals under a thick shared frame
+    w, h = art.card_mm
+    cards = {t: art.render(parse_token(t), 8.0) for t in TOKENS}
+    return art, profile_from_cards("test", cards, w, h)
+
+
+def _bands(profile, tokens, seed):
+    rng = np.random.default_rng(seed)
+    rows = round(profile.band_mm * TPL_PX)
+    out = []
+    for t in tokens:
+        band = _draw(profile.tops[profile.tokens.index(t)], rng, 16.0,
+                     profile.tops[0], rows + 2 * SEARCH_PX)
+        out.append(np.pad(band, ((0, 0), (SEARCH_PX, SEARCH_PX), (0, 0)), mode="edge"))
+    return np.stack(out)
+
+
+def test_the_model_names_the_cards_whose_shared_frame_fools_the_templates(deck):
+    _, profile = deck
+    model = BandModel.train(profile, seed=1, samples=20)
+    best, sure = model.judge(_bands(profile, TOKENS, 2), 16.0)
+    named = [model.tokens[b] for b in best]
+    assert named == TOKENS
+    assert (sure >= 0.5).mean() >= 0.9
+
+
+def test_a_card_the_deck_lacks_is_not_named_with_confidence(deck):
+    _, profile = deck
+    keep = [i for i, t in enumerate(profile.tokens) if t not in ("R6", "B6")]
+    lacking = type(profile)("lacking", [profile.tokens[i] for i in keep], profile.gray[keep],
+                            profile.chroma[keep], profile.card_w, profile.card_h,
+                            profile.band_mm, profile.tops[keep])
+    model = BandModel.train(lacking, seed=1, samples=20)
+    _, sure = model.judge(_bands(profile, ["R6", "B6"], 3), 16.0)
+    assert (sure < 0.5).all()
+
+
+def test_a_card_flattened_off_its_place_is_put_back_in_register(deck):
+    art, profile = deck
+    cards = {t: art.render(parse_token(t), 6.0) for t in TOKENS[:8]}
+    shifted = dict(cards)
+    off = np.roll(cards["R3"], (9, -6), axis=(0, 1))  # 1.5 mm down, 1 mm left
+    shifted["R3"] = off
+    aligned = align_deck(shifted, *art.card_mm)
+    before = np.abs(off[:120].astype(int) - cards["R3"][:120]).mean()
+    after = np.abs(aligned["R3"][:120].astype(int) - cards["R3"][:120]).mean()
+    assert after < before / 3
