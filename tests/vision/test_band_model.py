@@ -53,7 +53,7 @@ def test_a_card_the_deck_lacks_is_not_named_with_confidence(deck):
 
 
 def test_a_card_flattened_off_its_place_is_put_back_in_register(deck):
-    art, profile = deck
+    art, _ = deck
     cards = {t: art.render(parse_token(t), 6.0) for t in TOKENS[:8]}
     shifted = dict(cards)
     off = np.roll(cards["R3"], (9, -6), axis=(0, 1))  # 1.5 mm down, 1 mm left
