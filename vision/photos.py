@@ -201,6 +201,9 @@ def photo_pixels(card: Image, rng: np.random.Generator, table: str | None = None
     photo *= cast * rng.uniform(0.8, 1.1) * light[..., None]
     photo = cv2.GaussianBlur(photo, (0, 0), rng.uniform(0.5, 1.4) * max(w, h) / 2000)
     noise: FloatImage = np.empty(photo.shape, np.float32)
+    # OpenCV's generator is the process's: seeded from ``rng`` the photo is the same
+    # whatever ran before it.
+    cv2.setRNGSeed(int(rng.integers(2**31)))
     cv2.randn(noise, (0.0, 0.0, 0.0), (3.0, 3.0, 3.0))  # type: ignore[call-overload]
     return np.clip(photo + noise, 0, 255).astype(np.uint8), quad
 
