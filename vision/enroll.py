@@ -22,7 +22,6 @@ import numpy as np
 
 from companion.rules.cards import ALL_CARDS, parse_token
 from companion.rules.errors import NotationError
-from vision.align import align_deck
 from vision.balance import balance_deck, table_colour
 from vision.calibrate import Calibration
 from vision.mat import CARD_H, CARD_W
@@ -530,7 +529,6 @@ def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_
             "photograph them all (or pass --partial to accept the risk)."
         )
     # Terrain cards are optional: only the medieval edition has them.
-    cards = align_deck(cards, card_w, card_h)
     return profile_from_cards(name or folder.name, balance_deck(cards, tables, WARP_PX), card_w,
                               card_h)
 

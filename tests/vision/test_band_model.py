@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 
 from companion.rules.cards import parse_token
-from vision.align import align_deck
 from vision.band_model import SEARCH_PX, BandModel, _draw
 from vision.designs import design
 from vision.profile import TPL_PX, profile_from_cards
@@ -50,15 +49,3 @@ def test_a_card_the_deck_lacks_is_not_named_with_confidence(deck):
     model = BandModel.train(lacking, seed=1, samples=20)
     _, sure = model.judge(_bands(profile, ["R6", "B6"], 3), 16.0)
     assert (sure < 0.5).all()
-
-
-def test_a_card_flattened_off_its_place_is_put_back_in_register(deck):
-    art, _ = deck
-    cards = {t: art.render(parse_token(t), 6.0) for t in TOKENS[:8]}
-    shifted = dict(cards)
-    off = np.roll(cards["R3"], (9, -6), axis=(0, 1))  # 1.5 mm down, 1 mm left
-    shifted["R3"] = off
-    aligned = align_deck(shifted, *art.card_mm)
-    before = np.abs(off[:120].astype(int) - cards["R3"][:120]).mean()
-    after = np.abs(aligned["R3"][:120].astype(int) - cards["R3"][:120]).mean()
-    assert after < before / 3
