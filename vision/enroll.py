@@ -101,7 +101,7 @@ def _order_corners(pts: np.ndarray) -> np.ndarray:
 
 FIND_PX: Final = 800  # longer side of the image the outline is looked for in
 EDGES: Final = ("top", "right", "bottom", "left")
-EDGE_SHARE: Final = 0.5  # of a side's strongest step across it that a card's edge makes
+EDGE_SHARE: Final = 0.6  # of a side's strongest step across it that a card's edge makes
 
 
 def _cyclic(quad: np.ndarray) -> np.ndarray:
