@@ -1,8 +1,9 @@
 """The white balance of a deck enrolled from photos, one photo per card.
 
 Nothing in a photo on an unknown table is known to be grey, so the deck
-balances itself: one gain per photo makes what the cards share (paper,
-border, white print) the same colour on every card, and that colour neutral.
+balances itself: one gain per photo makes the card's brightest print (its
+paper, border or white print) neutral, unless that lies far from the deck's
+median balance (then the face is coloured, and keeps its colour).
 Only where every photo shows the table around the card as the same
 near-grey is the table taken as the reference instead: a cream deck then
 keeps its cream, as the reader, which balances frames by the printed mat,

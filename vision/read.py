@@ -82,7 +82,7 @@ from companion.rules.errors import NotationError
 from vision.band_model import SEARCH_PX, BandModel
 from vision.calibrate import Calibration
 from vision.mat import MatLayout, Zone, standard_mat
-from vision.position import UNKNOWN, build_position
+from vision.position import UNKNOWN, build_position, unique_tokens
 from vision.profile import (
     BLUR,
     INSET_X,
@@ -142,7 +142,7 @@ PEAK_SEPARATION_MM: Final = 3.0  # candidate edges closer than this are one edge
 COVER_SLACK_MM: Final = 3.0  # a crooked covering card hides this much more at one corner
 AHEAD_SLACK_MM: Final = 3.0  # room a band asked ahead has to show whole (``_read_zone``)
 MIN_EDGE: Final = 5.0  # colour step (sum of BGR levels) of a covered card's top edge
-MODEL_SURE: Final = 0.5  # a learnt model's lead over its runner-up that names a card
+MODEL_SURE: Final = 0.5  # a learnt model's confidence (``BandModel.judge``) that names a card
 
 
 _GREY: Final = np.array([[0.114, 0.587, 0.299]], np.float32)  # BGR -> grey, as OpenCV weighs
@@ -242,8 +242,6 @@ class FrameRead:
         # Each card exists once: a token read at two places (a look-alike misread as
         # it) stands at one at most, however the read was made (a whole frame, or
         # some zones re-read into the last read).
-        from vision.position import unique_tokens
-
         self.cards = unique_tokens(self.cards)
 
     def zones(self) -> dict[str, list[str]]:

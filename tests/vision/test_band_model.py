@@ -49,3 +49,10 @@ def test_a_card_the_deck_lacks_is_not_named_with_confidence(deck):
     model = BandModel.train(lacking, seed=1, samples=20)
     _, sure = model.judge(_bands(profile, ["R6", "B6"], 3), 16.0)
     assert (sure < 0.5).all()
+
+
+def test_a_saved_profile_keeps_the_card_tops_the_model_learns_from(deck, tmp_path):
+    _, profile = deck
+    profile.save(tmp_path / "deck.npz")
+    again = type(profile).load(tmp_path / "deck.npz")
+    assert again.tops is not None and np.array_equal(again.tops, profile.tops)
