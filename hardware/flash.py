@@ -26,6 +26,10 @@ FIRMWARE_DIR = Path(__file__).resolve().parent.parent / "firmware"
 FILES = ("framing.py", "looks.py", "linereader.py", "buttons.py", "controller.py", "main.py")
 
 
+class _HungUp(Exception):
+    """The board closed the port while we waited for its reply (it restarted)."""
+
+
 def _ask(port_path: str, verb: str, timeout: float = 1.0) -> Reply | None:
     """Send one command; the board's reply, or None if nothing like it came back."""
     import serial
@@ -35,7 +39,10 @@ def _ask(port_path: str, verb: str, timeout: float = 1.0) -> Reply | None:
         port.write(b"\n" + command(1, verb))
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            line = port.readline()
+            try:
+                line = port.readline()
+            except serial.SerialException as gone:
+                raise _HungUp(port_path) from gone
             if not line.endswith(b"\n"):
                 continue
             try:
@@ -50,10 +57,16 @@ def _ask(port_path: str, verb: str, timeout: float = 1.0) -> Reply | None:
 def enter_safe_mode(port_path: str) -> bool:
     """If our firmware runs on the board at `port_path`, restart it into safe mode.
     True if it did; False if the board does not speak our protocol."""
-    hello = _ask(port_path, f"HELLO {framing.PROTOCOL_VERSION}")
+    try:
+        hello = _ask(port_path, f"HELLO {framing.PROTOCOL_VERSION}")
+    except _HungUp:
+        return False
     if hello is None or not hello.ok or not hello.words or hello.words[0] != FIRMWARE_NAME:
         return False
-    reply = _ask(port_path, "SAFE")
+    try:
+        reply = _ask(port_path, "SAFE")
+    except _HungUp:
+        return True  # it restarted before its reply was read: what SAFE asks
     return reply is not None and reply.ok
 
 
