@@ -19,13 +19,14 @@ and a torn last line is dropped on reading (and cut off before appending).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import Any, Final
 
 from companion.rules.actions import Action, parse_action
 from companion.rules.battlefield import Setup
@@ -33,6 +34,7 @@ from companion.rules.errors import NotationError
 from companion.rules.game import Ending, Outcome
 from companion.rules.notation import dump_position
 from companion.rules.position import Player, Position, Variant
+from companion.safe_write import fsync_dir, write_atomic
 from companion.tracker import TrackedEvent
 
 FORMAT: Final = "battleline-journal/1"
@@ -58,10 +60,14 @@ def variant_from(raw: object, where: str) -> Variant:
     unknown = set(raw) - names
     if unknown:
         raise JournalError(f"{where}: unknown rule option(s) {sorted(unknown)}")
-    variant = Variant(**raw)
-    if variant.claim_timing not in ("standard", "advanced"):
+    for name in ("tactics", "terrain"):
+        if not isinstance(raw.get(name, False), bool):
+            raise JournalError(f"{where}: variant {name} must be true or false")
+    if raw.get("claim_timing", "standard") not in ("standard", "advanced"):
         raise JournalError(f"{where}: claim_timing must be standard or advanced")
-    return variant
+    if raw.get("edition", "gmt") not in ("gmt", "medieval"):
+        raise JournalError(f"{where}: edition must be gmt or medieval")
+    return Variant(**raw)
 
 
 def outcome_json(outcome: Outcome) -> dict[str, object]:
@@ -72,12 +78,14 @@ def outcome_json(outcome: Outcome) -> dict[str, object]:
     }
 
 
-def outcome_from(raw: Mapping[str, Any]) -> Outcome:
-    winner = raw.get("winner")
-    flags = raw.get("flags", [0, 0])
-    return Outcome(
-        Player(winner) if winner else None, Ending(raw["ending"]), (int(flags[0]), int(flags[1]))
-    )
+def outcome_from(raw: Mapping[str, Any], where: str = "outcome") -> Outcome:
+    try:
+        winner = raw.get("winner")
+        flags = raw.get("flags", [0, 0])
+        return Outcome(Player(winner) if winner else None, Ending(raw["ending"]),
+                       (int(flags[0]), int(flags[1])))
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError) as error:
+        raise JournalError(f"{where}: not a result ({error!r})") from None
 
 
 def event_json(n: int, event: TrackedEvent, position: Position) -> dict[str, object]:
@@ -113,11 +121,16 @@ class JournalRecord:
     path: Path
     header: dict[str, Any]
     lines: list[dict[str, Any]] = field(default_factory=list)
+    numbers: list[int] = field(default_factory=list)  # each kept line's number in the file
     events: list[TrackedEvent] = field(default_factory=list)
     outcome: Outcome | None = None
     ended: bool = False  # an end line: finished (or abandoned)
     torn: bool = False  # the last line was cut short and has been left out
     good_bytes: int = 0  # length of the file up to the last whole line
+    bad: list[tuple[int, str]] = field(default_factory=list)  # lenient: (line, problem)
+    # Set when this is the readable part of a damaged journal (``cut_before``): the
+    # problem, named; the game carries on in a new file, this one is left untouched.
+    damage: str | None = None
 
     @property
     def variant(self) -> Variant:
@@ -129,7 +142,7 @@ class JournalRecord:
         raw = self.header.get("setup", Setup.STANDARD.value)
         try:
             return Setup(raw)
-        except ValueError:
+        except (ValueError, TypeError):
             choices = ", ".join(s.value for s in Setup)
             raise JournalError(f"{self.path}: line 1: setup must be {choices}, not {raw!r}") from None
 
@@ -137,15 +150,39 @@ class JournalRecord:
     def first(self) -> Player | None:
         """Who plays first; None when the table decides (whoever lays the first card)."""
         first = self.header.get("first", "south")
-        return None if first is None else Player(first)
+        if first is None:
+            return None
+        try:
+            return Player(first)
+        except (ValueError, TypeError):
+            raise JournalError(f"{self.path}: line 1: first must be north, south or null, "
+                               f"not {first!r}") from None
 
 
-def read_journal(path: Path) -> JournalRecord:
-    """Read a journal; a torn last line is tolerated, any other bad line is an error."""
+def _json_object(raw: bytes) -> dict[str, Any]:
+    """One line as a JSON object; ValueError saying why not."""
+    try:
+        line = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text") from None
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    if not isinstance(line, dict):
+        raise ValueError("not a JSON object")
+    return line
+
+
+def read_journal(path: Path, *, lenient: bool = False) -> JournalRecord:
+    """Read a journal; a torn last line is tolerated. Any other bad line is an error, or,
+    ``lenient``, left out and listed in ``bad`` (a bad header is always an error)."""
     try:
         data = path.read_bytes()
     except OSError as error:
         raise JournalError(f"{path}: cannot read ({error.strerror or error})") from None
+    return parse_journal(path, data, lenient=lenient)
+
+
+def parse_journal(path: Path, data: bytes, *, lenient: bool = False) -> JournalRecord:
     raw_lines = data.split(b"\n")
     complete = raw_lines[:-1]  # the part after the last newline is torn or empty
     tail = raw_lines[-1]
@@ -155,34 +192,29 @@ def read_journal(path: Path) -> JournalRecord:
     for number, raw in enumerate(complete, start=1):
         where = f"{path}: line {number}"
         try:
-            line = json.loads(raw.decode("utf-8"))
-            if not isinstance(line, dict):
-                raise ValueError("not a JSON object")
-        except (ValueError, UnicodeDecodeError) as error:
-            if number == len(complete) and not tail.strip():
+            line = _json_object(raw)
+        except ValueError as error:
+            if number == len(complete) and not tail.strip() and record is not None:
                 torn = True  # the last line, cut and then followed by a newline write
                 break
-            raise JournalError(f"{where}: not a JSON object ({error})") from None
+            if record is None or not lenient:
+                raise JournalError(f"{where}: not a JSON object ({error})") from None
+            record.bad.append((number, f"{where}: not a JSON object ({error})"))
+            good += len(raw) + 1
+            continue
         good += len(raw) + 1
         if record is None:
-            if line.get("type") != "game" or line.get("format") != FORMAT:
-                raise JournalError(f"{where}: expected a {FORMAT} header line")
-            record = JournalRecord(path, line)
+            record = _header(path, line, where)
+            continue
+        try:
+            _take(record, line, where)
+        except JournalError as error:
+            if not lenient:
+                raise
+            record.bad.append((number, str(error)))
             continue
         record.lines.append(line)
-        kind = line.get("type")
-        if kind == "event":
-            record.events.append(event_from(line, where))
-        elif kind == "undo":
-            if not record.events:
-                raise JournalError(f"{where}: undo with no event to undo")
-            record.events.pop()
-        elif kind == "end":
-            record.ended = True
-            if line.get("ending"):
-                record.outcome = outcome_from(line)
-        elif kind != "note":
-            raise JournalError(f"{where}: unknown line type {kind!r}")
+        record.numbers.append(number)
     if record is None:
         raise JournalError(f"{path}: empty journal (no header line)")
     record.torn = torn
@@ -190,53 +222,166 @@ def read_journal(path: Path) -> JournalRecord:
     return record
 
 
+def _header(path: Path, line: dict[str, Any], where: str) -> JournalRecord:
+    if line.get("type") != "game" or line.get("format") != FORMAT:
+        raise JournalError(f"{where}: expected a {FORMAT} header line")
+    record = JournalRecord(path, line)
+    _ = record.variant, record.setup, record.first  # each names line 1 if it is bad
+    return record
+
+
+def _take(record: JournalRecord, line: dict[str, Any], where: str) -> None:
+    """One line after the header, into ``record``; JournalError if it makes no sense."""
+    kind = line.get("type")
+    if kind == "event":
+        record.events.append(event_from(line, where))
+    elif kind == "undo":
+        if not record.events:
+            raise JournalError(f"{where}: undo with no event to undo")
+        record.events.pop()
+    elif kind == "end":
+        record.ended = True
+        if line.get("ending"):
+            record.outcome = outcome_from(line, where)
+    elif kind != "note":
+        raise JournalError(f"{where}: unknown line type {kind!r}")
+
+
+def cut_before(record: JournalRecord, number: int, problem: str) -> JournalRecord:
+    """The part of a damaged journal before line ``number``: what can be resumed."""
+    data = record.path.read_bytes()
+    start = sum(len(raw) + 1 for raw in data.split(b"\n")[: number - 1])
+    part = parse_journal(record.path, data[:start])
+    part.damage = problem
+    return part
+
+
+def _ends(path: Path) -> bool:
+    """Whether a journal whose header cannot be read still has an end line."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return False
+    for raw in data.split(b"\n")[1:]:
+        try:
+            if _json_object(raw).get("type") == "end":
+                return True
+        except ValueError:
+            continue
+    return False
+
+
 def find_unfinished(directory: Path) -> Path | None:
-    """The newest journal in ``directory`` without an end line, if any."""
+    """The newest journal in ``directory`` without an end line, if any — damaged ones
+    too (reading it then says what is wrong), but not one a later journal ``replaces``."""
     if not directory.is_dir():
         return None
+    replaced: set[str] = set()
     for path in sorted(directory.glob(f"*{SUFFIX}"), reverse=True):
-        try:
-            if not read_journal(path).ended:
-                return path
-        except JournalError:
+        if path.name in replaced:
             continue
+        try:
+            record = read_journal(path, lenient=True)
+        except JournalError:
+            if not _ends(path):
+                return path
+            continue
+        if isinstance(record.header.get("replaces"), str):
+            replaced.add(record.header["replaces"])
+        if not record.ended:
+            return path
     return None
 
 
-class Journal:
-    """Appends lines to one game's journal, each flushed and fsynced before returning."""
+def set_aside(path: Path, problem: str) -> Path:
+    """A damaged journal of which nothing can be resumed, left as it was: a short closed
+    journal ``replaces`` it, so it is not offered for resuming again."""
+    directory = path.parent
+    closed = _new_path(directory)
+    lines = [{"type": "game", "format": FORMAT, "started": now(), "replaces": path.name},
+             {"type": "end", "time": now(), "reason": f"nothing could be resumed: {problem}"}]
+    write_atomic(closed, "".join(json.dumps(line) + "\n" for line in lines))
+    return closed
 
-    def __init__(self, path: Path, handle: IO[str], count: int = 0) -> None:
+
+class Journal:
+    """Appends lines to one game's journal, each flushed and fsynced before returning.
+
+    A write that fails (a full disk) does not stop the game: the line waits in
+    memory, ``trouble`` says why, the file is cut back to its last whole line,
+    and the waiting lines go first at the next write or ``retry``.
+    """
+
+    def __init__(self, path: Path, fd: int, count: int = 0) -> None:
         self.path = path
-        self._handle = handle
+        self._fd = fd
+        self._size = os.fstat(fd).st_size  # bytes known to be on the disk
+        self._waiting: list[bytes] = []
+        self.trouble: str | None = None  # why the journal is not being written, if it is not
         self.count = count  # event numbers given so far
 
     @classmethod
     def create(cls, directory: Path, header: Mapping[str, object]) -> Journal:
         directory.mkdir(parents=True, exist_ok=True)
-        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
-        path = directory / f"game-{stamp}{SUFFIX}"
-        handle = open(path, "x", encoding="utf-8")  # noqa: SIM115 - kept open for the game
-        journal = cls(path, handle)
+        path = _new_path(directory)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o666)
+        journal = cls(path, fd)
         journal.write({"type": "game", "format": FORMAT, "started": now(), **header})
-        _fsync_dir(directory)
+        fsync_dir(directory)
         return journal
 
     @classmethod
     def reopen(cls, record: JournalRecord) -> Journal:
-        """Append to a journal read with ``read_journal``, cutting off a torn last line."""
+        """Append to a journal read with ``read_journal``, cutting off a torn last line.
+        A damaged one's readable part (``cut_before``) is carried on in a new file."""
+        if record.damage is not None:
+            return cls._carry_on(record)
         with open(record.path, "r+b") as raw:
             raw.truncate(record.good_bytes)
             raw.flush()
             os.fsync(raw.fileno())
-        handle = open(record.path, "a", encoding="utf-8")  # noqa: SIM115
-        count = max((int(line.get("n", 0)) for line in record.lines), default=0)
-        return cls(record.path, handle, count)
+        fd = os.open(record.path, os.O_WRONLY | os.O_APPEND)
+        return cls(record.path, fd, _last_number(record))
+
+    @classmethod
+    def _carry_on(cls, record: JournalRecord) -> Journal:
+        """A new journal with the readable part, written whole (a crash meanwhile leaves
+        the damaged journal the one to resume, as before), then appended to."""
+        header = {**record.header, "replaces": record.path.name}
+        note = {"type": "note", "time": now(),
+                "message": f"resumed from {record.path.name}, which is kept as it was: "
+                           f"{record.damage}"}
+        text = "".join(json.dumps(line, separators=(",", ":")) + "\n"
+                       for line in [header, *record.lines, note])
+        path = _new_path(record.path.parent)
+        write_atomic(path, text)
+        return cls(path, os.open(path, os.O_WRONLY | os.O_APPEND), _last_number(record))
 
     def write(self, line: Mapping[str, object]) -> None:
-        self._handle.write(json.dumps(line, separators=(",", ":")) + "\n")
-        self._handle.flush()
-        os.fsync(self._handle.fileno())
+        self._waiting.append((json.dumps(line, separators=(",", ":")) + "\n").encode("utf-8"))
+        self.retry()
+
+    def retry(self) -> bool:
+        """Write the lines waiting, if any; whether the journal is written up to now."""
+        while self._waiting:
+            data = self._waiting[0]
+            try:
+                _write_all(self._fd, data)
+                os.fsync(self._fd)
+            except OSError as error:
+                self.trouble = error.strerror or str(error)
+                with contextlib.suppress(OSError):
+                    os.ftruncate(self._fd, self._size)  # no half line left behind
+                return False
+            self._size += len(data)
+            self._waiting.pop(0)
+        self.trouble = None
+        return True
+
+    @property
+    def waiting(self) -> int:
+        """Lines not yet on the disk."""
+        return len(self._waiting)
 
     def event(self, event: TrackedEvent, position: Position) -> None:
         self.count += 1
@@ -261,18 +406,21 @@ class Journal:
         self.write(line)
 
     def close(self) -> None:
-        self._handle.close()
+        self.retry()  # a last try: what still waits is lost, the game resumes before it
+        os.close(self._fd)
 
 
-def _fsync_dir(directory: Path) -> None:
-    """Make the new file's name itself survive a power cut."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+def _new_path(directory: Path) -> Path:
+    """A new journal's name: its start time, so names sort as games were started."""
+    return directory / f"game-{datetime.now(UTC).strftime('%Y%m%d-%H%M%S-%f')}{SUFFIX}"
+
+
+def _last_number(record: JournalRecord) -> int:
+    numbers = (line.get("n", 0) for line in record.lines)
+    return max((n for n in numbers if isinstance(n, int)), default=0)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]

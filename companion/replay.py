@@ -17,13 +17,13 @@ import sys
 from pathlib import Path
 
 from companion.app import result_line
-from companion.journal import JournalError, event_from, read_journal
+from companion.journal import JournalError, read_journal
 from companion.rules.errors import IllegalAction, NotationError
 from companion.rules.game import Outcome
-from companion.rules.notation import dump_position
 from companion.rules.position import Player
 from companion.rules.record import RECORD_FORMAT, parse_record
 from companion.rules.table_record import TABLE_RECORD_FORMAT, parse_table_record
+from companion.salvage import replayed_line, walk
 from companion.tracker import TrackedEvent, Tracker
 
 _TABLE_HEADER = f'[Format "{TABLE_RECORD_FORMAT}"]'
@@ -67,16 +67,8 @@ def replay_table(path: Path, out: list[str]) -> Tracker:
             done = tracker.apply(TrackedEvent(event.player, event.action))
         except IllegalAction as error:
             raise JournalError(f"{path}: line {event.line}: {error}") from None
-        out.append(_replayed(number, done))
+        out.append(replayed_line(number, done))
     return tracker
-
-
-def _replayed(number: int, done: TrackedEvent) -> str:
-    """One replayed event as the listing shows it, with the ruling of a granted claim."""
-    text = f"{number:>4}. {done.describe()}"
-    if done.ruling is not None:
-        text += f" — granted: {done.ruling.reason.value}"
-    return text
 
 
 def replay_full(path: Path, out: list[str]) -> Outcome | None:
@@ -90,32 +82,19 @@ def replay_full(path: Path, out: list[str]) -> Outcome | None:
     return state.outcome
 
 
-def replay(path: Path, out: list[str]) -> Tracker:
-    """Replay a journal; raises JournalError naming the first line that does not replay."""
-    record = read_journal(path)
-    first = record.first
-    tracker = Tracker(record.variant, first or Player.SOUTH, first_known=first is not None,
-                      setup=record.setup)
-    for number, line in enumerate(record.lines, start=2):
-        where = f"{path}: line {number}"
-        kind = line.get("type")
-        if kind == "event":
-            event = event_from(line, where)
-            try:
-                done = tracker.apply(event)
-            except IllegalAction as error:
-                raise JournalError(f"{where}: {event.describe()} does not replay: {error}") from None
-            out.append(_replayed(number - 1, done))
-        elif kind == "undo":
-            undone = tracker.undo()
-            out.append(f"      undo {undone.describe() if undone else '(nothing)'}")
-        else:
-            continue
-        if "position" in line and dump_position(tracker.position) != line["position"]:
-            raise JournalError(f"{where}: the position after it differs from the journal's")
+def replay(path: Path, out: list[str], problems: list[str] | None = None) -> Tracker:
+    """Replay a journal; raises JournalError naming the first line that does not replay.
+    With ``problems`` (``--lenient``), every bad line is listed there and the rest replayed."""
+    lenient = problems is not None
+    record = read_journal(path, lenient=lenient)
+    walked = walk(record, out, stop_at_first=not lenient)
+    if problems is not None:
+        problems += [problem for _, problem in walked.problems]
+    elif walked.problems:
+        raise JournalError(walked.problems[0][1])
     if record.torn:
         out.append("(the last line was cut short and is left out)")
-    return tracker
+    return walked.tracker
 
 
 def main(argv: list[str]) -> int:
@@ -125,15 +104,19 @@ def main(argv: list[str]) -> int:
     )
     ap.add_argument("journal", type=Path, help="a journal (.jsonl) or a game record")
     ap.add_argument("--quiet", action="store_true", help="print only the result")
+    ap.add_argument("--lenient", action="store_true",
+                    help="a journal: report every bad line and replay the rest")
     ns = ap.parse_args(argv)
     lines: list[str] = []
+    problems: list[str] | None = [] if ns.lenient else None
     kind = _kind(ns.journal)
     try:
         if kind == "full":
             outcome = replay_full(ns.journal, lines)
             what = "every action legal"
         else:
-            tracker = (replay_table if kind == "table" else replay)(ns.journal, lines)
+            tracker = (replay_table(ns.journal, lines) if kind == "table"
+                       else replay(ns.journal, lines, problems))
             outcome = tracker.outcome
             lines.append(f"{len(tracker.history)} events replayed")
             what = ("every event and ruling as the rules give" if kind == "table"
@@ -145,8 +128,12 @@ def main(argv: list[str]) -> int:
     summary = lines.pop()
     if not ns.quiet:
         print("\n".join(lines))
+    if problems:
+        for problem in problems:
+            print(f"replay: {problem}", file=sys.stderr)
+        what = f"{len(problems)} bad line(s) left out"
     if outcome is None:
         print(f"{summary}, {what}; the game is unfinished")
     else:
         print(f"{summary}, {what}. {result_line(outcome)}")
-    return 0
+    return 1 if problems else 0

@@ -26,13 +26,14 @@ from companion.journal import (
     find_unfinished,
     outcome_from,
     outcome_json,
-    read_journal,
+    set_aside,
     variant_json,
 )
 from companion.rules.battlefield import Setup
 from companion.rules.game import Outcome
 from companion.rules.match import Match
 from companion.rules.position import ClaimTiming, Player, Variant
+from companion.salvage import resumable
 from companion.simtable import TruthSnapshots, script_game
 from companion.simulate import Driver, SimulatedTable
 from companion.snapshot import SourceError
@@ -261,12 +262,25 @@ def main(argv: list[str]) -> int:
 
 
 def _unfinished(directory: Path, new: bool, say: Any) -> JournalRecord | None:
+    """The unfinished game to resume, if any. A damaged journal is never dropped in
+    silence: its bad line is named, the game resumes from the last good event before it
+    (in a new journal), and the damaged file is kept as it was."""
     path = find_unfinished(directory)
     if path is None:
         return None
-    record = read_journal(path)
+    try:
+        record = resumable(path)
+    except JournalError as error:
+        set_aside(path, str(error))
+        print(f"battleline-companion: journal {error}: the unfinished game in it cannot be "
+              f"resumed; the file is kept as it was and a new game starts", file=sys.stderr)
+        return None
     if record.torn:
         say(f"journal {path}: the last line was cut short (power cut?) and is left out")
+    if record.damage is not None:
+        print(f"battleline-companion: journal {record.damage}; resuming from the last good "
+              f"event before it ({len(record.events)} events); the damaged file is kept as "
+              f"it was beside the new journal", file=sys.stderr)
     if new:
         journal = Journal.reopen(record)
         journal.end(None, "abandoned: a new game was started")
@@ -330,13 +344,20 @@ def _simulated_match(
     start = 0
     resumed: Variant | None = None
     if record is not None:
-        match = record.header.get("match", {})
-        base, games = int(match.get("seed", base)), int(match.get("games", games))
-        start = int(match.get("game", 0))
-        outcomes = tuple(outcome_from(o) for o in match.get("outcomes", []))
-        north, south = record.header.get("north", north), record.header.get("south", south)
-        snapshots = record.header.get("snapshots", snapshots)
-        resumed = record.variant
+        try:
+            match = record.header.get("match", {})
+            base, games = int(match.get("seed", base)), int(match.get("games", games))
+            start = int(match.get("game", 0))
+            outcomes = tuple(outcome_from(o) for o in match.get("outcomes", []))
+            north, south = record.header.get("north", north), record.header.get("south", south)
+            snapshots = record.header.get("snapshots", snapshots)
+            resumed = record.variant
+            if {north, south} - {"greedy", "random"} or snapshots not in ("vision", "truth"):
+                raise ValueError("unknown bots or snapshots")
+        except (AttributeError, TypeError, ValueError, OverflowError) as error:
+            print(f"battleline-companion: {record.path}: line 1: not a simulated match "
+                  f"({error})", file=sys.stderr)
+            return 1
         print(f"Resuming game {start + 1} of {games} (seed {base + start}) from {record.path}")
     think = 0.0 if ns.speed == 0 else config.think_s / ns.speed
     score = Match(outcomes=outcomes)
@@ -379,6 +400,8 @@ def _simulated_match(
         if touchscreen is not None:  # its game-over screen offers the next game, if any
             touchscreen.next_game, touchscreen.next_requested = game + 1 < games, False
         view.attach(companion)
+        if record is not None and game == start and record.damage is not None:
+            view.say(f"journal {record.damage}: resumed from the last good event before it")
         table = _table(config, snapshots, seed, view)
         try:
             report = Driver(companion, script, table, think_s=think,
@@ -445,6 +468,7 @@ def _camera_game(
     interactive = sys.stdin.isatty()
     score = Match()
     deck = config.deck
+    damage: str | None = None
     try:
         while True:
             config = settings.config
@@ -465,7 +489,7 @@ def _camera_game(
                     tracker.apply(event)
                 journal = Journal.reopen(record)
                 print(f"Resuming the game in {record.path} ({len(record.events)} events)")
-                record = None
+                damage, record = record.damage, None
             else:
                 journal = Journal.create(directory, {
                     "mode": "camera", "first": None, "variant": variant_json(variant),
@@ -480,6 +504,9 @@ def _camera_game(
             if touchscreen is not None:  # at the table, a match goes on game after game
                 touchscreen.next_game, touchscreen.next_requested = True, False
             view.attach(companion)
+            if damage is not None:
+                view.say(f"journal {damage}: resumed from the last good event before it")
+                damage = None
             ended = False
 
             def typed(companion: Companion = companion) -> bool:
