@@ -31,6 +31,18 @@ typecheck: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/battleline-companion bench rules
 
+# The translations (Babel): every marked string of the companion and the hardware into
+# companion/locale/battleline.pot, each language's .po updated from it (new strings
+# empty, gone ones dropped), then every .po compiled to the .mo the package ships.
+LOCALE := companion/locale
+.PHONY: catalogs
+catalogs: $(STAMP)
+	$(BIN)/pybabel extract -F pyproject.toml --add-location=file --sort-by-file --no-wrap \
+	  --project=battleline-companion -o $(LOCALE)/battleline.pot companion hardware
+	$(BIN)/pybabel update -i $(LOCALE)/battleline.pot -d $(LOCALE) -D battleline \
+	  --ignore-obsolete --no-wrap --no-fuzzy-matching
+	$(BIN)/pybabel compile -d $(LOCALE) -D battleline --statistics
+
 # The touchscreen as a kiosk on the Pi: a systemd unit that starts it full screen at
 # boot through SDL's kmsdrm driver (ARGS="--orientation portrait" for Touch Display 2).
 .PHONY: kiosk-install

@@ -2,29 +2,32 @@
 
 A ``Message`` is a ``str`` (the English text, so logs, the journal and the
 terminal take it as it is) that also keeps its template and parameters, so
-a view can translate the template and then fill it in: ``message.localized(_)``.
+a view can translate the template and then fill it in: ``message.localized(t)``
+with ``t`` a gettext translation (``companion.i18n.translation()``).
 Parameters may themselves be messages (translated too), or tuples of
 messages (joined by "; ", itself translatable).
 
-Templates are marked with ``N_`` where they are written; the catalog tool
-(``companion.ui.i18n.extract``) collects every ``N_("...")`` literal of the
-modules ``sources()`` lists, as it does the ui's own. ``localized(text, _)``
-translates a message and leaves any other string as it is.
+A template is marked with ``N_`` where it is written, or, where a count is
+shown, a singular/plural pair with ``NP_``: its count is the parameter ``n``,
+and ``ngettext`` picks the language's form for it (Russian and Czech have
+three). ``make catalogs`` (Babel) collects both marks from every module.
+``localized(text, t)`` translates a message and leaves any other string as it is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-from typing import Final
+from typing import Protocol
 
-# Modules outside companion/ui whose N_ templates belong in the catalog.
-_SOURCES: Final = ("messages.py", "tracker.py")
+from companion.i18n import N_, NP_, Plural
 
+__all__ = ["NP_", "N_", "Message", "Translator", "localized"]
 
-def N_(template: str) -> str:
-    """Marks a template for the catalog; ``Message.localized`` translates it where shown."""
-    return template
+class Translator(Protocol):
+    """What a message needs of a translation: gettext's two lookups."""
+
+    def gettext(self, message: str, /) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int, /) -> str: ...
 
 
 def _separator() -> str:
@@ -35,25 +38,41 @@ class Message(str):
     """English text that remembers its template and parameters for translation."""
 
     template: str
+    plural: str | None  # the plural template of an NP_ pair; its count is param ``n``
     params: dict[str, str | int | Message | tuple[Message, ...]]
 
-    def __new__(cls, template: str, **params: str | int | Message | tuple[Message, ...]) -> Message:
-        text = template.format(**{k: _english(v) for k, v in params.items()})
+    def __new__(cls, template: str | Plural,
+                **params: str | int | Message | tuple[Message, ...]) -> Message:
+        singular, plural = (template.singular, template.plural) if isinstance(
+            template, Plural) else (template, None)
+        english = singular
+        if plural is not None:
+            count = params["n"]
+            assert isinstance(count, int), "a plural message's count is the int parameter n"
+            english = singular if count == 1 else plural
+        text = english.format(**{k: _english(v) for k, v in params.items()})
         message = super().__new__(cls, text)
-        message.template = template
+        message.template = singular
+        message.plural = plural
         message.params = dict(params)
         return message
 
-    def localized(self, gettext: Callable[[str], str]) -> str:
-        """The text in the language of ``gettext`` (template and message parameters)."""
-        values = {k: _translated(v, gettext) for k, v in self.params.items()}
-        return gettext(self.template).format(**values)
+    def localized(self, translation: Translator) -> str:
+        """The text in the language of ``translation`` (template and message parameters)."""
+        values = {k: _translated(v, translation) for k, v in self.params.items()}
+        if self.plural is not None:
+            count = self.params["n"]
+            assert isinstance(count, int)
+            return translation.ngettext(self.template, self.plural, count).format(**values)
+        return translation.gettext(self.template).format(**values)
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (_rebuild, (self.template, self.params))
+        template = self.template if self.plural is None else Plural(self.template, self.plural)
+        return (_rebuild, (template, self.params))
 
 
-def _rebuild(template: str, params: dict[str, str | int | Message | tuple[Message, ...]]) -> Message:
+def _rebuild(template: str | Plural,
+             params: dict[str, str | int | Message | tuple[Message, ...]]) -> Message:
     return Message(template, **params)
 
 
@@ -63,22 +82,15 @@ def _english(value: str | int | Message | tuple[Message, ...]) -> str | int:
     return value
 
 
-def _translated(
-    value: str | int | Message | tuple[Message, ...], gettext: Callable[[str], str]
-) -> str | int:
+def _translated(value: str | int | Message | tuple[Message, ...],
+                translation: Translator) -> str | int:
     if isinstance(value, tuple):
-        return gettext(_separator()).join(m.localized(gettext) for m in value)
+        return translation.gettext(_separator()).join(m.localized(translation) for m in value)
     if isinstance(value, Message):
-        return value.localized(gettext)
+        return value.localized(translation)
     return value
 
 
-def localized(text: str, gettext: Callable[[str], str]) -> str:
+def localized(text: str, translation: Translator) -> str:
     """``text`` translated if it is a Message, else as it is (it was never marked)."""
-    return text.localized(gettext) if isinstance(text, Message) else text
-
-
-def sources() -> list[Path]:
-    """The modules outside the ui whose ``N_`` templates the catalog collects."""
-    here = Path(__file__).parent
-    return [here / name for name in _SOURCES]
+    return text.localized(translation) if isinstance(text, Message) else text

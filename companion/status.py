@@ -8,24 +8,25 @@ flag is in attention.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from companion.rules.formations import GMT_FORMATION_NAMES, MEDIEVAL_FORMATION_NAMES
+from companion.i18n import N_
+from companion.messages import Message
 from companion.rules.position import FLAG_COUNT, Flag, Player
 from companion.rules.terrain import side_strength
-from companion.tracker import IssueKind, Tracker
+from companion.tracker import IssueKind, Tracker, who
+from companion.words import formation_name, to_go
 from hardware.states import FlagState
 
-LIGHT_WORDS: Final[dict[FlagState, str]] = {
-    FlagState.OFF: "off",
-    FlagState.CLAIMABLE_NORTH: "north colour, dim",
-    FlagState.CLAIMABLE_SOUTH: "south colour, dim",
-    FlagState.CLAIMED_NORTH: "north colour",
-    FlagState.CLAIMED_SOUTH: "south colour",
-    FlagState.ATTENTION: "amber, blinking",
-    FlagState.UNCERTAIN: "white, pulsing",
+LIGHT_WORDS: Final[dict[FlagState, str]] = {  # translated where shown
+    FlagState.OFF: N_("off"),
+    FlagState.CLAIMABLE_NORTH: N_("north colour, dim"),
+    FlagState.CLAIMABLE_SOUTH: N_("south colour, dim"),
+    FlagState.CLAIMED_NORTH: N_("north colour"),
+    FlagState.CLAIMED_SOUTH: N_("south colour"),
+    FlagState.ATTENTION: N_("amber, blinking"),
+    FlagState.UNCERTAIN: N_("white, pulsing"),
 }
 
 
@@ -33,11 +34,7 @@ LIGHT_WORDS: Final[dict[FlagState, str]] = {
 class FlagStatus:
     index: int  # 0..8
     light: FlagState
-    text: str
-
-
-def _side(player: Player) -> str:
-    return player.value
+    text: Message
 
 
 def flag_statuses(
@@ -49,46 +46,42 @@ def flag_statuses(
         issues = tracker.issues_at(index)
         kinds = {i.kind for i in issues}
         if camera_problem is not None and flag.claimed_by is None:
-            out.append(FlagStatus(index, FlagState.ATTENTION, "camera: no picture"))
+            out.append(FlagStatus(index, FlagState.ATTENTION,
+                                  Message(N_("camera: no picture"))))
         elif IssueKind.ATTENTION in kinds:
-            out.append(FlagStatus(index, FlagState.ATTENTION, "attention"))
+            out.append(FlagStatus(index, FlagState.ATTENTION, Message(N_("attention"))))
         elif IssueKind.UNCERTAIN in kinds:
-            out.append(FlagStatus(index, FlagState.UNCERTAIN, "uncertain reading"))
+            out.append(FlagStatus(index, FlagState.UNCERTAIN, Message(N_("uncertain reading"))))
         elif flag.claimed_by is not None:
             holder = flag.claimed_by
             out.append(
-                FlagStatus(index, FlagState.claimed(holder.value), f"claimed by {_side(holder)}")
+                FlagStatus(index, FlagState.claimed(holder.value),
+                           Message(N_("claimed by {side}"), side=who(holder)))
             )
         elif index in provable:
             can = provable[index]
             out.append(
-                FlagStatus(index, FlagState.claimable(can.value), f"claimable by {_side(can)}")
+                FlagStatus(index, FlagState.claimable(can.value),
+                           Message(N_("claimable by {side}"), side=who(can)))
             )
         elif IssueKind.WAITING in kinds:
-            out.append(FlagStatus(index, FlagState.OFF, "waiting for the move"))
+            out.append(FlagStatus(index, FlagState.OFF, Message(N_("waiting for the move"))))
         else:
-            out.append(FlagStatus(index, FlagState.OFF, "open"))
+            out.append(FlagStatus(index, FlagState.OFF, Message(N_("open"))))
     assert len(out) == FLAG_COUNT
     return out
 
 
-TO_GO: Final = "{n} to go"  # the touchscreen's catalog holds it (screens.TO_GO_WORDS)
-
-
-def formation_label(
-    flag: Flag, player: Player, *, medieval: bool = False,
-    translate: Callable[[str], str] = str,
-) -> str:
+def formation_label(flag: Flag, player: Player, *, medieval: bool = False) -> str:
     """A side's formation and its strength ("Wedge 27"), or how many cards it still
-    needs ("2 to go"); "" without cards. ``translate``: the touchscreen's ``_``."""
+    needs ("2 cards to go"), in the language shown; "" without cards."""
     cards = flag.cards(player)
     if not cards:
         return ""
     strength = side_strength(flag, player)
     if strength is None:
-        return translate(TO_GO).format(n=flag.side_size(player) - len(cards))
-    names = MEDIEVAL_FORMATION_NAMES if medieval else GMT_FORMATION_NAMES
-    return f"{translate(names[strength.formation])} {strength.total}"
+        return to_go(flag.side_size(player) - len(cards))
+    return f"{formation_name(strength.formation, medieval=medieval)} {strength.total}"
 
 
 def lights_of(statuses: list[FlagStatus]) -> list[FlagState]:

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from companion.messages import N_, Message
+from companion.messages import N_, NP_, Message
 from companion.rules.actions import (
     Action,
     Betray,
@@ -448,16 +448,14 @@ class Tracker:
                 # Unsure readings may stand for believed cards not read surely; anything
                 # more (a card added, moved or taken) cannot be told apart: ask.
                 if sure - belief or len(readings) != sum(belief.values()):
-                    template = (
-                        N_("{zone}: {count} cards not read for sure; straighten them, or "
-                           "confirm or correct the reading")
-                        if unsure > 1
-                        else N_("{zone}: 1 card not read for sure; straighten it, or confirm "
-                                "or correct the reading")
-                    )
+                    template = NP_(
+                        "{zone}: {n} card not read for sure; straighten it, or confirm or "
+                        "correct the reading",
+                        "{zone}: {n} cards not read for sure; straighten them, or confirm "
+                        "or correct the reading")
                     uncertain.append(
                         Issue(IssueKind.UNCERTAIN, where.flag,
-                              Message(template, zone=where.text(), count=unsure))
+                              Message(template, zone=where.text(), n=unsure))
                     )
                 continue
             changes += [_Change(zone, where, t, True) for t in sorted((sure - belief).elements())]
@@ -711,9 +709,11 @@ class Tracker:
                               "there; undo it"), action=what, flag=_claimed_flag(error, where))
         if isinstance(error, TacticsLimit):
             return Message(
-                N_("{action}: tactics limit — {side} has played {mine} tactics to {other}'s "
-                   "{theirs} and may not play another yet; take it back"),
-                action=what, side=side, other=other, mine=mine, theirs=theirs,
+                NP_("{action}: tactics limit — {side} has played {n} tactic to {other}'s "
+                    "{theirs} and may not play another yet; take it back",
+                    "{action}: tactics limit — {side} has played {n} tactics to {other}'s "
+                    "{theirs} and may not play another yet; take it back"),
+                action=what, side=side, other=other, n=mine, theirs=theirs,
             )
         if isinstance(error, SecondLeader):
             return Message(N_("{action}: {side} already played a leader; a second leader cannot "

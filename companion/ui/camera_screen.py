@@ -13,10 +13,10 @@ import cv2
 import numpy as np
 import pygame
 
+from companion.i18n import _, ngettext
 from companion.rules.cards import parse_card
 from companion.ui import theme
 from companion.ui.cards import card_size, draw_card
-from companion.ui.i18n import _
 from companion.ui.layout import MIN_TARGET, Layout
 from companion.ui.screens import Intent, Scene, Target, card_words, top_bar
 from vision.calibrate import Calibration, CalibrationError, Calibrator
@@ -113,9 +113,10 @@ def draw_camera(surface: pygame.Surface, layout: Layout, scene: Scene,
         surface.blit(image, image.get_rect(center=area.center))
         cal = camera.calibration
         if cal is not None:
-            lines.append((_("Mat found: {n} of {m} markers, error {e:.1f} mm.").format(
-                n=len(cal.seen), m=len(calibrator.layout.markers), e=cal.reprojection_mm),
-                theme.GOOD))
+            m = len(calibrator.layout.markers)
+            lines.append((ngettext("Mat found: {n} of {m} marker, error {e:.1f} mm.",
+                                   "Mat found: {n} of {m} markers, error {e:.1f} mm.", m).format(
+                n=len(cal.seen), m=m, e=cal.reprojection_mm), theme.GOOD))
             if cal.missing:
                 lines.append((_("Markers hidden: {ids}. The last good fit is kept.").format(
                     ids=", ".join(str(i) for i in cal.missing)), theme.MUTED))
@@ -220,7 +221,8 @@ def draw_enrol(surface: pygame.Surface, layout: Layout, scene: Scene, camera: Ca
     token = session.current or session.tokens[-1]
     card = parse_card(token)
     count = _("Card {k} of {n}").format(k=session.index + 1, n=len(session.tokens))
-    got = _("{n} captured").format(n=len(session.cards))
+    got = ngettext("{n} card captured", "{n} cards captured", len(session.cards)).format(
+        n=len(session.cards))
     cw, ch = card_size(card_w)
     if layout.portrait:
         card_rect = pygame.Rect(panel.left + 16, panel.top + 16, cw, ch)

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 
 import pygame
 
-from companion.rules.cards import GMT_NAMES, MEDIEVAL_NAMES, Card, Tactic, Troop
+from companion.rules.cards import Card, Tactic, Troop
 from companion.ui import theme
+from companion.words import tactic_name
 
 # Short names that fit an index corner; the whole name shows when the card is big.
 TACTIC_SHORT: dict[Tactic, str] = {
@@ -64,7 +65,7 @@ def draw_card(
         theme.draw_text(surface, short, (rect.centerx, rect.top + 3), index, theme.TACTIC_EDGE,
                         anchor="midtop", width=rect.width - 6)
         if rect.height > rect.width * 1.2 and rect.width >= 60:
-            name = (MEDIEVAL_NAMES if medieval else GMT_NAMES)[card]
+            name = tactic_name(card, medieval=medieval)
             words = theme.wrap(name, max(12, rect.width // 5), rect.width - 8)
             y = rect.bottom - rect.height // 3
             for word in words[:3]:

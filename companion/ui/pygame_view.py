@@ -450,37 +450,38 @@ class PygameView(TerminalView):
 
 
 def _next_game_words() -> str:
-    from companion.ui.i18n import _
+    from companion.i18n import _
 
     return _("Starting the next game…")
 
 
 def _enrol_cancelled() -> str:
-    from companion.ui.i18n import _
+    from companion.i18n import _
 
     return _("Enrolment cancelled: nothing saved, the deck in use is unchanged.")
 
 
 def _enrol_nothing() -> str:
-    from companion.ui.i18n import _
+    from companion.i18n import _
 
     return _("No card was captured, so no deck was saved.")
 
 
 def _enrol_not_saved(error: str) -> str:
-    from companion.ui.i18n import _
+    from companion.i18n import _
 
     return _("The deck could not be saved: {error}").format(error=error)
 
 
 def _enrol_saved(got: int, asked: int) -> str:
-    from companion.ui.i18n import _
+    from companion.i18n import ngettext
 
-    return _("Deck saved with {got} of {asked} cards; the reader uses it from the next "
-             "game.").format(got=got, asked=asked)
+    return ngettext("Deck saved with {got} of {asked} card; the reader uses it from the next "
+                    "game.", "Deck saved with {got} of {asked} cards; the reader uses it from "
+                    "the next game.", asked).format(got=got, asked=asked)
 
 
 def _nothing_to_undo() -> str:
-    from companion.ui.i18n import _
+    from companion.i18n import _
 
     return _("Nothing to undo.")

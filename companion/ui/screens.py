@@ -12,25 +12,12 @@ from dataclasses import dataclass, field
 import pygame
 
 from companion import status
+from companion.i18n import N_, _, translation
 from companion.messages import localized
 from companion.rules.actions import Claim, Pass, Play
-from companion.rules.cards import (
-    GMT_NAMES,
-    MEDIEVAL_NAMES,
-    Card,
-    Colour,
-    Tactic,
-    Troop,
-    parse_card,
-)
+from companion.rules.cards import Card, Colour, Tactic, Troop, parse_card
 from companion.rules.claims import Reason, adjudicate
-from companion.rules.formations import (
-    GMT_FORMATION_NAMES,
-    MEDIEVAL_FORMATION_NAMES,
-    Formation,
-    Strength,
-    evaluate,
-)
+from companion.rules.formations import Formation, Strength, evaluate
 from companion.rules.game import Ending, Outcome
 from companion.rules.position import PLAYERS, Flag, Player, Position
 from companion.rules.terrain import side_best, side_strength
@@ -38,9 +25,9 @@ from companion.snapshot import UNKNOWN
 from companion.tracker import ClaimResult, TrackedEvent
 from companion.ui import theme
 from companion.ui.cards import draw_card, fan
-from companion.ui.i18n import N_, _
 from companion.ui.layout import MIN_TARGET, Layout
 from companion.ui.terminal import ViewModel
+from companion.words import colour_name, formation_name, tactic_name
 from hardware.states import FlagState
 
 
@@ -92,8 +79,7 @@ class Scene:
         return theme.player_colour(player.value, self.colours)
 
     def formation_names(self) -> dict[Formation, str]:
-        names = MEDIEVAL_FORMATION_NAMES if self.model.medieval else GMT_FORMATION_NAMES
-        return {formation: _(name) for formation, name in names.items()}
+        return {f: formation_name(f, medieval=self.model.medieval) for f in Formation}
 
     def zone_tokens(self, zone: str) -> list[str]:
         """The zone's cards as the camera reads them, else as recorded."""
@@ -107,15 +93,8 @@ class Scene:
 
 
 def formation_label(scene: Scene, flag: Flag, player: Player) -> str:
-    return status.formation_label(flag, player, medieval=scene.model.medieval, translate=_)
+    return status.formation_label(flag, player, medieval=scene.model.medieval)
 
-
-# The rules' formation names, both editions, so the catalog can translate them.
-FORMATION_WORDS = (
-    N_("Wedge"), N_("Phalanx"), N_("Battalion Order"), N_("Skirmish Line"), N_("Host"),
-    N_("Sum (Fog)"), N_("Square"), N_("Column"), N_("Skirmish"), N_("Fray"),
-)
-TO_GO_WORDS = N_("{n} to go")  # status.TO_GO, named here for the catalog
 
 REASONS: dict[Reason, str] = {
     Reason.STRONGER: N_("{me}'s formation beats {them}'s complete one."),
@@ -131,16 +110,27 @@ REASONS: dict[Reason, str] = {
 }
 
 
+class _Named:
+    """The catalog's translation, with the players' names standing for "north"/"south"."""
+
+    def __init__(self, names: dict[Player, str] | None) -> None:
+        self.names = names
+        self.translation = translation()
+
+    def gettext(self, message: str) -> str:
+        if self.names is not None and message in ("north", "south"):
+            return self.names[Player(message)]
+        return self.translation.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.translation.ngettext(singular, plural, n)
+
+
 def said(text: str, names: dict[Player, str] | None = None) -> str:
     """A message of the app or the tracker in the catalog's language (a plain string,
     never marked for translation, as it is), with the players' names for "north" and
     "south", and begun with a capital as a sentence on the screen is."""
-    def tr(template: str) -> str:
-        if names is not None and template in ("north", "south"):
-            return names[Player(template)]
-        return _(template)
-
-    out = localized(text, tr)
+    out = localized(text, _Named(names))
     return out[:1].upper() + out[1:]
 
 
@@ -160,16 +150,10 @@ def status_words(scene: Scene, index: int) -> str:
     return _("Open")
 
 
-COLOUR_WORDS = {
-    Colour.RED: N_("Red"), Colour.ORANGE: N_("Orange"), Colour.YELLOW: N_("Yellow"),
-    Colour.GREEN: N_("Green"), Colour.BLUE: N_("Blue"), Colour.PURPLE: N_("Purple"),
-}
-
-
 def card_words(card: Card, medieval: bool = False) -> str:
     if isinstance(card, Troop):
-        return f"{_(COLOUR_WORDS[card.colour])} {card.value}"
-    return (MEDIEVAL_NAMES if medieval else GMT_NAMES)[card]
+        return _("{colour} {value}").format(colour=colour_name(card.colour), value=card.value)
+    return tactic_name(card, medieval=medieval)
 
 
 def event_words(scene: Scene, event: TrackedEvent) -> str:

@@ -13,8 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from companion.i18n import _, translation
+from companion.messages import localized
 from companion.rules.position import Flag, Player
 from companion.status import LIGHT_WORDS, FlagStatus, formation_label
+from companion.words import terrain_line
 
 
 @dataclass
@@ -32,28 +35,41 @@ class ViewModel:
     log: list[str] = field(default_factory=list)
 
 
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(1, width - len(text))
+
+
 def render(model: ViewModel) -> str:
-    lines = [model.title]
-    if model.game:
-        lines.append(model.game)
-    lines.append(
-        f"{'flag':<6}{'north':<18}{'formation':<20}{'south':<18}{'formation':<20}status / light"
-    )
+    """The board as text in the language shown (``companion.i18n``); a flag with a
+    terrain card gets a line saying what the terrain does there."""
+    tr = translation()
+    rows = [[_("flag"), _("north"), _("formation"), _("south"), _("formation"),
+             _("status / light")]]
+    notes: list[list[str]] = []
     for i, flag in enumerate(model.flags):
         status = model.statuses[i]
         env = " ".join(t.token for t in flag.environment)
-        north = " ".join(c.token for c in flag.north) or "-"
-        south = " ".join(c.token for c in flag.south) or "-"
-        label = f"{i + 1}{' ' + env if env else ''}"
-        lines.append(
-            f"{label:<6}{north:<18}{formation_label(flag, Player.NORTH, medieval=model.medieval):<20}"
-            f"{south:<18}{formation_label(flag, Player.SOUTH, medieval=model.medieval):<20}"
-            f"{status.text} / {LIGHT_WORDS[status.light]}"
-        )
-    lines.append(f"last ruling: {model.last_ruling or '-'}")
+        rows.append([
+            f"{i + 1}{' ' + env if env else ''}",
+            " ".join(c.token for c in flag.north) or "-",
+            formation_label(flag, Player.NORTH, medieval=model.medieval),
+            " ".join(c.token for c in flag.south) or "-",
+            formation_label(flag, Player.SOUTH, medieval=model.medieval),
+            f"{localized(status.text, tr)} / {_(LIGHT_WORDS[status.light])}",
+        ])
+        notes.append([f"  {terrain_line(flag)}"] if flag.terrain is not None else [])
+    widths = [max(len(row[k]) for row in rows) + 2 for k in range(5)]
+    lines = [model.title] + ([model.game] if model.game else [])
+    for k, row in enumerate(rows):
+        lines.append("".join(_pad(cell, w) for cell, w in zip(row, widths, strict=False))
+                     + row[5])
+        lines += notes[k - 1] if k else []
+    ruling = localized(model.last_ruling, tr) if model.last_ruling else "-"
+    lines.append(_("last ruling: {ruling}").format(ruling=ruling))
     for message in model.messages:
-        lines.append(f"! {message}")
-    lines.append(f"score: north {model.score[0]}, south {model.score[1]}")
+        lines.append(f"! {localized(message, tr)}")
+    lines.append(_("score: north {north}, south {south}").format(
+        north=model.score[0], south=model.score[1]))
     return "\n".join(lines)
 
 
@@ -97,7 +113,7 @@ class TerminalView:
     def say(self, line: str) -> None:
         """An event, ruling or message as it happens (kept on screen below the board when live)."""
         if not self.live:
-            self.out.write(line + "\n")
+            self.out.write(localized(line, translation()) + "\n")
             self.out.flush()
 
     def board(self, model: ViewModel) -> None:

@@ -7,17 +7,20 @@ import io
 import json
 import pickle
 
-from companion.messages import Message, localized, sources
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_file
+from babel.messages.mofile import write_mo
+
+from companion.i18n import NP_
+from companion.messages import Message, localized
 from companion.rules.position import Player
 from companion.snapshot import snapshot_of
 from companion.tracker import Tracker
-from companion.ui.i18n import extract, mo_bytes
 
 N, S = Player.NORTH, Player.SOUTH
 
-# A small French catalog, compiled by the ui's own .mo writer and read by gettext.
+# A small French catalog, compiled by Babel and read by gettext.
 FRENCH = {
-    "": "Content-Type: text/plain; charset=UTF-8\n",
     "two cards at once: {changes}; take back the one not played":
         "deux cartes à la fois : {changes} ; reprenez celle qui n'est pas jouée",
     "{card} appeared on {zone}": "{card} est apparue sur {zone}",
@@ -31,7 +34,14 @@ FRENCH = {
 
 
 def french() -> gettext.GNUTranslations:
-    return gettext.GNUTranslations(io.BytesIO(mo_bytes(FRENCH)))
+    catalog = Catalog(locale="fr")
+    for source, text in FRENCH.items():
+        catalog.add(source, text)
+    catalog.add(("{n} card to go", "{n} cards to go"), ("il reste {n} carte", "il reste {n} cartes"))
+    out = io.BytesIO()
+    write_mo(out, catalog)
+    out.seek(0)
+    return gettext.GNUTranslations(out)
 
 
 def templates(message: Message) -> set[str]:
@@ -51,16 +61,16 @@ def test_an_attention_message_is_english_text_with_a_translatable_template() -> 
     english = ("two cards at once: B2 appeared on north's side of flag 5; B3 appeared on "
                "north's side of flag 6; take back the one not played")
     assert message == english and json.dumps(message) == json.dumps(english)
-    assert message.localized(french().gettext) == (
+    assert message.localized(french()) == (
         "deux cartes à la fois : B2 est apparue sur côté nord du drapeau 5 ; "
         "B3 est apparue sur côté nord du drapeau 6 ; reprenez celle qui n'est pas jouée"
     )
-    assert pickle.loads(pickle.dumps(message)).localized(french().gettext) == (
-        message.localized(french().gettext)
+    assert pickle.loads(pickle.dumps(message)).localized(french()) == (
+        message.localized(french())
     )
     # A template the catalog lacks stays English; a plain string passes through.
-    assert localized(message, gettext.NullTranslations().gettext) == english
-    assert localized("camera: frames again", french().gettext) == "camera: frames again"
+    assert localized(message, gettext.NullTranslations()) == english
+    assert localized("camera: frames again", french()) == "camera: frames again"
 
 
 def test_a_refused_claim_is_translated_with_its_reason_and_player() -> None:
@@ -69,13 +79,23 @@ def test_a_refused_claim_is_translated_with_its_reason_and_player() -> None:
     result = t.claim(0, S)
     assert result.event is None
     assert result.message == "south claims flag 1: refused — formation incomplete"
-    assert result.message.localized(french().gettext) == (
+    assert result.message.localized(french()) == (
         "sud revendique le drapeau 1 : refusé — formation incomplète"
     )
 
 
+def test_a_count_picks_the_plural_form_in_english_and_in_the_catalogs_language() -> None:
+    one, three = (Message(NP_("{n} card to go", "{n} cards to go"), n=n) for n in (1, 3))
+    assert (one, three) == ("1 card to go", "3 cards to go")
+    assert three.localized(french()) == "il reste 3 cartes"
+    assert pickle.loads(pickle.dumps(one)).localized(french()) == "il reste 1 carte"
+
+
 def test_every_template_the_tracker_shows_is_collected_for_the_catalog() -> None:
-    collected = set(extract(sources()))
+    import companion.tracker
+
+    collected = {m[1] if isinstance(m[1], str) else m[1][0] for m in extract_from_file(
+        "python", companion.tracker.__file__, keywords={"N_": None, "NP_": (1, 2)})}
     shown: list[Message] = []
     t = Tracker(first=S)
     tables = [

@@ -28,7 +28,7 @@ def test_the_view_shows_flags_formations_statuses_ruling_and_score(tmp_path: Pat
         companion.on_snapshot(snapshot_of(zones))
     screen = render(companion.model())
     row = next(line for line in screen.splitlines() if line.startswith("2 "))
-    assert "B1 G1" in row and "R8 R9 R10" in row and "Wedge 27" in row and "1 to go" in row
+    assert "B1 G1" in row and "R8 R9 R10" in row and "Wedge 27" in row and "1 card to go" in row
     assert "claimable by south / south colour, dim" in row
     assert "claim 2 north" not in screen
     told = run_command(companion, "claim 2 north")

@@ -193,4 +193,4 @@ def test_no_mat_no_card_and_a_card_that_cannot_be_cut_out_are_said_plainly(
         view.camera_frame(laid)
         view.pump()
     assert view.enrolment is None and view.scene is not None
-    assert "1 of 1 cards" in view.scene.toast
+    assert "1 of 1 card;" in view.scene.toast
