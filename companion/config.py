@@ -21,6 +21,7 @@ from typing import Any, Final
 
 import platformdirs
 
+from companion import i18n
 from hardware.config import ConfigError as LightsConfigError
 from hardware.config import LightsConfig
 from hardware.factory import resolve_board
@@ -46,6 +47,8 @@ vote_frames = 1       # reads voted into one snapshot
 kind = "auto"         # auto (touchscreen if a display is there, else terminal) | touchscreen | terminal | none
 orientation = "landscape"  # touchscreen: landscape (800x480) | portrait (720x1280, turned if the panel is not)
 screen = "auto"       # touchscreen: auto (a window on a desktop, else full screen) | fullscreen | windowed
+language = "auto"     # auto (the system's, else English) | en | hu | cs | es | nl | ru
+edition = "gmt"       # the names on your cards: gmt (Phalanx, Alexander) | medieval (Square, King of England)
 
 [players]
 north = ""            # the name shown for north; "" : North
@@ -77,6 +80,7 @@ SCREENS: Final = ("auto", "fullscreen", "windowed")
 TIMINGS: Final = ("standard", "advanced")
 BATTLEFIELDS: Final = ("none", "shuffled", "hundred-years-war")
 SNAPSHOTS: Final = ("vision", "truth")
+LANGUAGES: Final = ("auto", *i18n.LANGUAGES)
 
 
 class ConfigError(ValueError):
@@ -95,6 +99,8 @@ class Config:
     view: str = "auto"
     orientation: str = "landscape"
     screen: str = "auto"
+    language: str = "auto"
+    edition: str = "gmt"
     north_name: str = ""
     south_name: str = ""
     tactics: bool = True
@@ -196,6 +202,8 @@ _SCHEMA: Final[dict[str, dict[str, tuple[str, Callable[[Any, str], Any]]]]] = {
         "kind": ("view", _choice(VIEWS)),
         "orientation": ("orientation", _choice(ORIENTATIONS)),
         "screen": ("screen", _choice(SCREENS)),
+        "language": ("language", _choice(LANGUAGES)),
+        "edition": ("edition", _choice(i18n.EDITIONS)),
     },
     "players": {"north": ("north_name", _name), "south": ("south_name", _name)},
     "rules": {
