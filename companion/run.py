@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.app import Companion, Options, ViewClosed, result_line, run_live, waiting
 from companion.config import BATTLEFIELDS, Choices, Config, ConfigError, detect, load_config
+from companion.i18n import EDITIONS, LANGUAGES, set_language
 from companion.journal import (
     Journal,
     JournalError,
@@ -32,7 +33,7 @@ from companion.journal import (
 from companion.rules.battlefield import Setup
 from companion.rules.game import Outcome
 from companion.rules.match import Match
-from companion.rules.position import ClaimTiming, Player, Variant
+from companion.rules.position import ClaimTiming, Edition, Player, Variant
 from companion.salvage import resumable
 from companion.simtable import TruthSnapshots, script_game
 from companion.simulate import Driver, SimulatedTable
@@ -100,6 +101,10 @@ def parser() -> argparse.ArgumentParser:
                          "(shuffled) or placed in turn (hundred-years-war)")
     ap.add_argument("--no-hints", action="store_true",
                     help="do not light the flags provable now")
+    ap.add_argument("--language", choices=["auto", *LANGUAGES],
+                    help="the view's and the messages' language (auto: the system's)")
+    ap.add_argument("--edition", choices=list(EDITIONS),
+                    help="the names on your cards: gmt (Phalanx) or medieval (Square)")
     ap.add_argument("--quiet", action="store_true",
                     help="print only the results (and no view, unless --view names one)")
     return ap
@@ -127,6 +132,10 @@ def _with_arguments(config: Config, ns: argparse.Namespace) -> Config:
         changes["view"] = ns.view
     elif ns.quiet and config.view == "auto":
         changes["view"] = "none"  # only the results: no window either, unless asked for
+    if ns.language:
+        changes["language"] = ns.language
+    if ns.edition:
+        changes["edition"] = ns.edition
     if ns.orientation:
         changes["orientation"] = ns.orientation
     if ns.screen:
@@ -164,7 +173,8 @@ def _open_view(config: Config, choices: Choices, quiet: bool,
                 ("north", config.north_name), ("south", config.south_name)) if name}
             screen = open_touchscreen(
                 config.orientation, fullscreen=choices.fullscreen, names=names or None,
-                settings={"claim_timing": config.claim_timing, "lights": config.lights.board})
+                settings={"claim_timing": config.claim_timing, "lights": config.lights.board,
+                          "language": config.language, "edition": config.edition})
             return screen, screen
         except Exception as error:  # pygame.error: no video device, no such driver
             if config.view == "touchscreen":
@@ -215,6 +225,7 @@ def main(argv: list[str]) -> int:
               "simulated players must too: use the greedy bots with --auto-claim",
               file=sys.stderr)
         return 2
+    set_language(config.language)
     choices = detect(config)
     say = (lambda _text: None) if ns.quiet else print
     say(f"settings: {path}" if found else f"settings: none at {path}, using the defaults")
@@ -296,8 +307,9 @@ def _options(config: Config) -> Options:
 
 def _variant(config: Config) -> Variant:
     timing: ClaimTiming = "advanced" if config.claim_timing == "advanced" else "standard"
+    edition: Edition = "medieval" if config.edition == "medieval" else "gmt"
     return Variant(tactics=config.tactics, claim_timing=timing,
-                   terrain=config.battlefield != "none")
+                   terrain=config.battlefield != "none", edition=edition)
 
 
 def _setup(config: Config) -> Setup:
