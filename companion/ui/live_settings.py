@@ -63,6 +63,10 @@ class LiveSettings:
         elif key == "deck":  # a deck profile enrolled on the screen: read from the next game
             config = replace(config, deck=value)
             changes["vision.deck"] = value
+        elif key in ("language", "edition"):  # the view shows it at once; saved for the next start
+            config = (replace(config, language=value) if key == "language"
+                      else replace(config, edition=value))
+            changes[f"view.{key}"] = value
         elif key == "lights":
             config = replace(config, lights=replace(config.lights, board=value))
             self._new_board(config)
