@@ -53,6 +53,7 @@ from companion.rules.errors import (
     SideFull,
     TacticsLimit,
 )
+from companion.rules.formations import GMT_FORMATION_NAMES, MEDIEVAL_FORMATION_NAMES
 from companion.rules.game import Outcome
 from companion.rules.position import FLAG_COUNT, Player, Position, Variant
 from companion.rules.table import Table, played_card
@@ -787,10 +788,11 @@ class Tracker:
             return ClaimResult(player, flag, None, None,
                                Message(N_("claim {flag}: {error}"), flag=number, error=str(error)))
         ruling = self.table.rule(flag, player)
+        said = describe_ruling(ruling, medieval=self.variant.edition == "medieval")
         if not ruling.granted:
-            return ClaimResult(player, flag, ruling, None, describe_ruling(ruling))
+            return ClaimResult(player, flag, ruling, None, said)
         event = self._commit(TrackedEvent(player, Claim(flag), ruling=ruling))
-        return ClaimResult(player, flag, ruling, event, describe_ruling(ruling))
+        return ClaimResult(player, flag, ruling, event, said)
 
     def pass_(self, player: Player) -> TrackedEvent:
         """``player`` passes (cannot play a card); two passes in a row end the game."""
@@ -844,8 +846,10 @@ def reason_message(reason: Reason) -> Message:
     return Message(_REASONS[reason])
 
 
-def describe_ruling(ruling: Ruling) -> Message:
-    """A ruling in one plain sentence, with the counter-example for a refusal."""
+def describe_ruling(ruling: Ruling, *, medieval: bool = False) -> Message:
+    """A ruling in one plain sentence, with the counter-example for a refusal; formations
+    by the edition's names."""
+    names = MEDIEVAL_FORMATION_NAMES if medieval else GMT_FORMATION_NAMES
     side, other = who(ruling.player), who(ruling.player.other)
     flag, reason = ruling.flag + 1, reason_message(ruling.reason)
     template = (N_("{side} claims flag {flag}: granted — {reason}") if ruling.granted
@@ -853,19 +857,22 @@ def describe_ruling(ruling: Ruling) -> Message:
     text = Message(template, side=side, flag=flag, reason=reason)
     if ruling.strength is not None:
         text = Message(N_("{ruling} ({formation} {total})"), ruling=text,
-                       formation=ruling.strength.formation.token, total=ruling.strength.total)
+                       formation=Message(names[ruling.strength.formation]),
+                       total=ruling.strength.total)
     if ruling.counterexample:
         cards = " ".join(t.token for t in ruling.counterexample)
         if ruling.threat is not None:
             text = Message(N_("{ruling}; {other} could still add {cards} for {formation} {total}"),
                            ruling=text, other=other, cards=cards,
-                           formation=ruling.threat.formation.token, total=ruling.threat.total)
+                           formation=Message(names[ruling.threat.formation]),
+                           total=ruling.threat.total)
         else:
             text = Message(N_("{ruling}; {other} could still add {cards}"), ruling=text,
                            other=other, cards=cards)
     elif ruling.reason in (Reason.WEAKER, Reason.TIE_COMPLETED_LAST) and ruling.threat:
         text = Message(N_("{ruling}; {other} has {formation} {total}"), ruling=text, other=other,
-                       formation=ruling.threat.formation.token, total=ruling.threat.total)
+                       formation=Message(names[ruling.threat.formation]),
+                       total=ruling.threat.total)
     return text
 
 

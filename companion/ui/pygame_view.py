@@ -16,22 +16,28 @@ import io
 import os
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from companion import i18n
+from companion.i18n import EDITIONS
 from companion.rules.position import Player
 from companion.snapshot import UNKNOWN
 from companion.ui import theme
 from companion.ui.layout import Layout
 from companion.ui.screens import SCREENS, Intent, Scene, Target, event_words, said
+from companion.ui.settings_screen import SCREENS as SETTINGS_SCREENS
 from companion.ui.terminal import TerminalView, ViewModel
 from hardware import looks
 
 if TYPE_CHECKING:
     from companion.app import Companion
 
+# A side's name until the players give one.
+SIDES = {Player.NORTH: i18n.N_("North"), Player.SOUTH: i18n.N_("South")}
 CAMERA_EVERY_S = 0.25  # the camera view calibrates and redraws a frame this often at most
 LANDSCAPE = (800, 480)
 PORTRAIT = (720, 1280)
@@ -235,6 +241,9 @@ class PygameView(TerminalView):
                 self.scene.names = dict(self.names)
             self.scene.colours = self.colours
             self.scene.options.update(self.settings)
+        edition = self.scene.options.get("edition")
+        if edition in EDITIONS:  # the names chosen on the screen, at once
+            model = replace(model, medieval=edition == "medieval")
         self.scene.model = model
         if self.companion is not None:
             tracker = self.companion.tracker
@@ -306,7 +315,8 @@ class PygameView(TerminalView):
                 self.targets = draw_camera(surface, self.layout, self.scene, camera,
                                            self.calibrator, self.enrolment)
         else:
-            self.targets = SCREENS[self.scene.screen](surface, self.layout, self.scene)
+            draw = SCREENS.get(self.scene.screen) or SETTINGS_SCREENS[self.scene.screen]
+            self.targets = draw(surface, self.layout, self.scene)
         self.frames += 1
         return surface
 
@@ -365,6 +375,15 @@ class PygameView(TerminalView):
             # Typed names read as names: a capital first, then small letters.
             scene.edit_text += key if not scene.edit_text or scene.edit_text.endswith(" ") \
                 else key.lower()
+
+    def _language(self, scene: Scene, language: str) -> None:
+        """Everything in ``language`` from now on; a side not named by the players is
+        called North or South in it."""
+        defaults = {player: i18n._(word) for player, word in SIDES.items()}
+        i18n.set_language(language)
+        for player, word in SIDES.items():
+            if scene.names.get(player) == defaults[player]:
+                scene.names[player] = i18n._(word)
 
     def _changed(self, key: str, value: str) -> None:
         if self.on_setting is not None:
@@ -436,10 +455,12 @@ class PygameView(TerminalView):
             scene.screen = "play"
         elif intent.kind == "option":
             scene.options[intent.zone] = intent.value
+            if intent.zone == "language":
+                self._language(scene, intent.value)
+            elif intent.zone == "edition":
+                scene.model = replace(scene.model, medieval=intent.value == "medieval")
             self._changed(intent.zone, intent.value)
             if companion is not None and intent.zone in ("auto_claim", "hints"):
-                from dataclasses import replace
-
                 companion.options = replace(companion.options, **{intent.zone: intent.value == "on"})
                 companion.refresh()
         if companion is not None and intent.kind in ("go", "flag", "pick", "option", "choose"):
