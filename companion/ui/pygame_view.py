@@ -237,8 +237,8 @@ class PygameView(TerminalView):
     def show(self, model: ViewModel) -> None:
         if self.scene is None:
             self.scene = Scene(model)
-            if self.names:
-                self.scene.names = dict(self.names)
+            if self.names:  # a side the settings do not name keeps its default name
+                self.scene.names.update(self.names)
             self.scene.colours = self.colours
             self.scene.options.update(self.settings)
         edition = self.scene.options.get("edition")

@@ -48,7 +48,8 @@ def _key(message_id: str | tuple[str, ...]) -> str:
 
 
 def problems(catalog: Catalog, source: Catalog) -> list[str]:
-    """What is wrong with ``catalog`` against the strings the code marks (``source``)."""
+    """What is wrong with ``catalog`` against the strings the code marks (``source``).
+    English is the source language: an empty English string shows the source itself."""
     wanted = {_key(m.id) for m in source if m.id}
     have = {_key(m.id): m for m in catalog if m.id}
     out = [f"missing: {k!r}" for k in sorted(wanted - set(have))]
@@ -58,7 +59,8 @@ def problems(catalog: Catalog, source: Catalog) -> list[str]:
             continue
         forms = [message.string] if isinstance(message.string, str) else list(message.string)
         if message.fuzzy or not all(forms):
-            out.append(f"untranslated: {key!r}")
+            if message.fuzzy or str(catalog.locale) != "en" or any(forms):
+                out.append(f"untranslated: {key!r}")
             continue
         ids = [message.id] if isinstance(message.id, str) else list(message.id)
         expected = _fields(ids[-1])  # a plural's count stands in its plural template
@@ -93,15 +95,14 @@ def test_the_shipped_mo_is_the_po_compiled(language: str) -> None:
 
 
 def test_the_check_finds_a_missing_a_stale_and_a_broken_string(extracted: Catalog) -> None:
-    with _po("en").open("rb") as f:
+    with _po("nl").open("rb") as f:
         catalog = read_po(f)
     assert not problems(catalog, extracted)
     catalog.delete("Refused")
-    catalog.add("An old string", "An old string")
-    catalog["Flag {n}"].string = "Flag"  # a placeholder dropped
-    catalog["Claimed by {name}"].string = "Claimed by {name} at {time}"  # one added
-    plural = catalog["{n} card to go"]
-    plural.string = ("{n} card to go", "")
+    catalog.add("An old string", "Een oude zin")
+    catalog["Flag {n}"].string = "Vlag"  # a placeholder dropped
+    catalog["Claimed by {name}"].string = "Geclaimd door {name} om {time}"  # one added
+    catalog["{n} card to go"].string = ("nog {n} kaart", "")  # a plural form missing
     found = problems(catalog, extracted)
     assert "missing: 'Refused'" in found and "stale: 'An old string'" in found
     assert any("'Flag {n}'" in p and "placeholders" in p for p in found)
