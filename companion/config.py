@@ -22,6 +22,7 @@ from typing import Any, Final
 import platformdirs
 
 from companion import i18n
+from companion.safe_write import write_atomic
 from hardware.config import ConfigError as LightsConfigError
 from hardware.config import LightsConfig
 from hardware.factory import resolve_board
@@ -265,6 +266,8 @@ def load_config(path: Path | None = None) -> tuple[Config, Path, bool]:
         raise ConfigError(f"{path}: cannot read ({error})") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML ({error})") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not valid TOML (nested too deeply)") from None
     return from_mapping(data, str(path)), path, True
 
 
@@ -346,9 +349,7 @@ def save_settings(path: Path, changes: Mapping[str, TomlValue]) -> Config:
         raise ConfigError(f"{path}: the changed settings would not be valid TOML ({error}); "
                           "the file is left as it was") from None
     path.parent.mkdir(parents=True, exist_ok=True)
-    spare = path.with_name(path.name + ".new")
-    spare.write_text(new, encoding="utf-8")
-    os.replace(spare, path)
+    write_atomic(path, new)
     return config
 
 

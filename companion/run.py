@@ -18,7 +18,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.app import Companion, Options, ViewClosed, result_line, run_live, waiting
-from companion.config import BATTLEFIELDS, Choices, Config, ConfigError, detect, load_config
+from companion.config import (
+    BATTLEFIELDS,
+    Choices,
+    Config,
+    ConfigError,
+    config_path,
+    detect,
+    load_config,
+)
 from companion.i18n import EDITIONS, LANGUAGES, set_language
 from companion.journal import (
     Journal,
@@ -46,6 +54,7 @@ from hardware.lights import FlagLights, NoLights
 
 if TYPE_CHECKING:
     from companion.ui.pygame_view import PygameView
+    from vision.profile import DeckProfile
 
 
 def _speed(text: str) -> float:
@@ -214,8 +223,15 @@ def main(argv: list[str]) -> int:
     ns = parser().parse_args(argv)
     if ns.games < 1:
         parser().error("--games must be at least 1")
+    unreadable: str | None = None
     try:
         loaded, path, found = load_config(ns.config)
+    except ConfigError as error:  # the defaults stand; the file is left as it is
+        unreadable = f"{error}; the file is left as it is"
+        loaded, path, found = Config(), ns.config or config_path(), False
+        print(f"battleline-companion: settings: {unreadable}, using the defaults",
+              file=sys.stderr)
+    try:
         config = _with_arguments(loaded, ns)
     except ConfigError as error:
         print(f"battleline-companion: {error}", file=sys.stderr)
@@ -228,7 +244,8 @@ def main(argv: list[str]) -> int:
     set_language(config.language)
     choices = detect(config)
     say = (lambda _text: None) if ns.quiet else print
-    say(f"settings: {path}" if found else f"settings: none at {path}, using the defaults")
+    if unreadable is None:
+        say(f"settings: {path}" if found else f"settings: none at {path}, using the defaults")
     for note in choices.notes:
         say(note)
     directory = config.journal_path()
@@ -251,7 +268,9 @@ def main(argv: list[str]) -> int:
         print(f"battleline-companion: {error}", file=sys.stderr)
         return 2
     settings = LiveSettings(config, path, _open_lights(config, choices.board), _board_of,
-                            view.say)
+                            view.say, unreadable)
+    if unreadable is not None:
+        _on_screen(view, f"settings: {unreadable}, using the defaults")
     if touchscreen is not None:
         touchscreen.on_setting = settings
     try:
@@ -413,7 +432,8 @@ def _simulated_match(
             touchscreen.next_game, touchscreen.next_requested = game + 1 < games, False
         view.attach(companion)
         if record is not None and game == start and record.damage is not None:
-            view.say(f"journal {record.damage}: resumed from the last good event before it")
+            _on_screen(view, f"journal {record.damage}: resumed from the last good event "
+                             "before it")
         table = _table(config, snapshots, seed, view)
         try:
             report = Driver(companion, script, table, think_s=think,
@@ -445,11 +465,11 @@ def _simulated_match(
 def _table(config: Config, snapshots: str, seed: int, view: TerminalView) -> SimulatedTable:
     if snapshots == "truth":
         return TruthSnapshots(seed=seed)
-    from companion.vision_path import WorkerFrames, load_profile, vision_table
+    from companion.vision_path import WorkerFrames, vision_table
 
     # The simulated camera renders in its own process, the next table while this one is read.
     frames = WorkerFrames(seed)
-    table = vision_table(seed, load_profile(config.deck), still_frames=config.still_frames,
+    table = vision_table(seed, _deck(config.deck, view), still_frames=config.still_frames,
                          vote_frames=config.vote_frames, frames=frames)
     table.vision.frames = ShownFrames(frames, view.camera_frame)  # the camera view shows them
     return table
@@ -469,11 +489,7 @@ def _camera_game(
     from companion.vision_path import ReopeningFrames, VisionSnapshots, load_profile
 
     config = settings.config
-    try:
-        profile = load_profile(config.deck)
-    except SourceError as error:
-        print(f"battleline-companion: deck profile: {error}", file=sys.stderr)
-        return 2
+    profile = _deck(config.deck, view)
     frames = ReopeningFrames(_camera_opener(config, choices.camera), choices.camera)
     source = VisionSnapshots(ShownFrames(frames, view.camera_frame), profile,
                              still_frames=config.still_frames, vote_frames=config.vote_frames)
@@ -517,7 +533,7 @@ def _camera_game(
                 touchscreen.next_game, touchscreen.next_requested = True, False
             view.attach(companion)
             if damage is not None:
-                view.say(f"journal {damage}: resumed from the last good event before it")
+                _on_screen(view, f"journal {damage}: resumed from the last good event before it")
                 damage = None
             ended = False
 
@@ -554,6 +570,27 @@ def _camera_game(
         return 0
     finally:
         source.close()
+
+
+def _on_screen(view: TerminalView, message: str) -> None:
+    """A start-up warning (already on stderr) also on the touchscreen, for the players."""
+    if type(view) not in (TerminalView, NoView):
+        view.say(message)
+
+
+def _deck(deck: str, view: TerminalView) -> DeckProfile:
+    """The deck profile the settings name; one that cannot be read is named, and the
+    built-in deck is read instead (the file is left as it is)."""
+    from companion.vision_path import load_profile
+    from vision.profile import builtin_profile
+
+    try:
+        return load_profile(deck)
+    except SourceError as error:
+        message = f"deck profile: {error}; reading the built-in deck instead"
+        print(f"battleline-companion: {message}", file=sys.stderr)
+        _on_screen(view, message)
+        return builtin_profile()
 
 
 def _camera_opener(config: Config, camera: str) -> Any:

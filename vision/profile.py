@@ -9,6 +9,8 @@ from one photo per card.
 from __future__ import annotations
 
 import json
+import zipfile
+import zlib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -17,6 +19,9 @@ from typing import Final
 import cv2
 import numpy as np
 
+from companion.rules.cards import parse_token
+from companion.rules.errors import NotationError
+from companion.safe_write import replacing
 from vision.deck_art import ALL_FACES, BAND_MM, Style, render_card
 from vision.mat import CARD_H, CARD_W
 from vision.types import FloatImage, Image
@@ -96,7 +101,7 @@ class DeckProfile:
                                     "chroma": self.chroma}
         if self.tops is not None:
             arrays["tops"] = self.tops
-        with open(path, "wb") as fh:
+        with replacing(path) as fh:  # the old file or the new, whole, whatever happens
             np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
 
     @staticmethod
@@ -106,16 +111,45 @@ class DeckProfile:
                 meta = json.loads(str(data["meta"]))
                 gray, chroma = data["gray"].astype(np.float32), data["chroma"].astype(np.float32)
                 tops = data["tops"].astype(np.uint8) if "tops" in data.files else None
-        except (OSError, ValueError, KeyError) as exc:
+        # A damaged zip or array raises any of these; none may stop the companion.
+        except (OSError, ValueError, KeyError, TypeError, EOFError, RecursionError,
+                zipfile.BadZipFile, zlib.error) as exc:
             raise ProfileError(f"{path}: not a deck profile ({exc})") from None
-        if meta.get("format") != FORMAT:
-            raise ProfileError(f"{path}: format {meta.get('format')!r}, expected {FORMAT!r}")
-        if meta.get("px_per_mm") != TPL_PX or len(meta["tokens"]) != len(gray) or (
-                tops is not None and (tops.ndim != 4 or len(tops) != len(gray))):
-            raise ProfileError(f"{path}: inconsistent profile (resolution or token count)")
-        return DeckProfile(meta["name"], list(meta["tokens"]), gray, chroma,
-                           float(meta["card_w"]), float(meta["card_h"]),
-                           float(meta["band_mm"]), tops)
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            found = meta.get("format") if isinstance(meta, dict) else None
+            raise ProfileError(f"{path}: format {found!r}, expected {FORMAT!r}")
+        try:
+            profile = DeckProfile(str(meta["name"]), [str(t) for t in meta["tokens"]], gray,
+                                  chroma, float(meta["card_w"]), float(meta["card_h"]),
+                                  float(meta["band_mm"]), tops)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ProfileError(f"{path}: not a deck profile (meta: {exc!r})") from None
+        problem = _inconsistency(profile, meta.get("px_per_mm"))
+        if problem:
+            raise ProfileError(f"{path}: inconsistent profile ({problem})")
+        return profile
+
+
+def _inconsistency(p: DeckProfile, px_per_mm: object) -> str | None:
+    """What in a loaded profile does not fit together, if anything."""
+    if px_per_mm != TPL_PX:
+        return f"resolution {px_per_mm!r} px/mm, expected {TPL_PX}"
+    if not (20 <= p.card_w <= 200 and 20 <= p.card_h <= 200 and 2 <= p.band_mm <= p.card_h):
+        return "card or band size out of range"
+    n = len(p.tokens)
+    w, h = band_px(p.card_w, p.band_mm)
+    if n == 0 or p.gray.shape != (n, h, w) or p.chroma.shape != (n, 4):
+        return "token count or band size"
+    if p.tops is not None and p.tops.shape != (n, round(TOP_MM * TPL_PX), w, 3):
+        return "card tops"
+    if not (np.isfinite(p.gray).all() and np.isfinite(p.chroma).all()):
+        return "not finite"
+    for token in p.tokens:
+        try:
+            parse_token(token)
+        except NotationError:
+            return f"{token!r} is not a card"
+    return None
 
 
 def upright_band(card: Image, card_w: float, band_mm: float) -> FloatImage:

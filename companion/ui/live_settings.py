@@ -28,6 +28,7 @@ class LiveSettings:
         lights: FlagLights,
         open_board: Callable[[Config], FlagLights],
         say: Callable[[str], None],
+        unreadable: str | None = None,
     ) -> None:
         self.config = config  # as changed so far: the next game starts from it
         self.path = path
@@ -36,6 +37,9 @@ class LiveSettings:
         self.say = say
         self.companion: Companion | None = None
         self.saved = 0
+        # Why the settings file could not be read at start, if it could not: it is then
+        # never written, so nothing in it is lost; the changes hold for this run.
+        self.unreadable = unreadable
 
     def __call__(self, key: str, value: str) -> None:
         changes: dict[str, TomlValue] = {}
@@ -74,6 +78,9 @@ class LiveSettings:
         else:
             raise ValueError(f"{key!r} is not a setting the touchscreen changes")
         self.config = config
+        if self.unreadable is not None:
+            self.say(f"settings not saved: {self.unreadable}")
+            return
         try:
             save_settings(self.path, changes)
         except (ConfigError, OSError) as error:
