@@ -66,8 +66,10 @@ def draw_card(
                         anchor="midtop", width=rect.width - 6)
         if rect.height > rect.width * 1.2 and rect.width >= 60:
             name = tactic_name(card, medieval=medieval)
-            words = theme.wrap(name, max(12, rect.width // 5), rect.width - 8)
+            words = theme.wrap(name, max(12, rect.width // 5), rect.width - 8, break_words=True)
             y = rect.bottom - rect.height // 3
+            if len(words) > 3:
+                theme.did_not_fit(name)
             for word in words[:3]:
                 theme.draw_text(surface, word, (rect.centerx, y), max(12, rect.width // 5),
                                 theme.TEXT, anchor="midtop", width=rect.width - 6)

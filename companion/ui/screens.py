@@ -243,7 +243,10 @@ def _token(surface: pygame.Surface, scene: Scene, rect: pygame.Rect, index: int,
 
 def _label(surface: pygame.Surface, text: str, rect: pygame.Rect, size: int,
            colour: theme.RGB, *, align: str) -> None:
-    lines = theme.wrap(text, size, rect.width)[:2]
+    lines = theme.wrap(text, size, rect.width)
+    if len(lines) > 2:
+        theme.did_not_fit(text)
+    lines = lines[:2]
     line_h = int(size * 0.85)
     y = rect.centery - line_h * len(lines) // 2
     for line in lines:
@@ -362,16 +365,18 @@ def draw_flag_panel(surface: pygame.Surface, layout: Layout, scene: Scene) -> li
     ok = pygame.Rect(rect.right - 20 - confirm_w, rect.top + 10, confirm_w,
                      max(48, layout.px(50)))
     why_h = 0
-    notes = [(said(why, scene.names), theme.player_colour("attention", scene.colours))] \
-        if why else []
-    if flag.terrain is not None:  # what the terrain does here: why a card may not count
-        notes.append((terrain_line(flag, scene.names), theme.MUTED))
+    # What is wrong here and what to do, in the tracker's words, under the title (two
+    # lines); what the terrain does here, which says why a card may not count (three).
+    line_h = int(layout.px(21) * 0.9)
+    notes = [(said(why, scene.names), theme.player_colour("attention", scene.colours),
+              layout.px(46))] if why else []
+    if flag.terrain is not None:
+        notes.append((terrain_line(flag, scene.names), theme.MUTED, 3 * line_h + 4))
     top = max(rect.top + 54, ok.bottom + 6) if can_confirm and why else rect.top + 54
-    for text, colour in notes:
-        # What is wrong here and what to do, in the tracker's words, under the title.
+    for text, colour, height in notes:
         theme.draw_wrapped(surface, text, pygame.Rect(rect.left + 20, top, rect.width - 40,
-                                                      layout.px(46)), layout.px(21), colour)
-        top += layout.px(46)
+                                                      height), layout.px(21), colour)
+        top += height
     if notes:
         why_h = top - (rect.top + 54)
     inner = rect.inflate(-40, 0)

@@ -87,6 +87,16 @@ def readable_on(rgb: RGB) -> RGB:
     return (16, 16, 16) if luminance > 150 else (255, 255, 255)
 
 
+# Every text that did not fit its box since the last clear: cut short with "…", lines of a
+# wrapped text left out, or drawn past the screen's edge. A screen is laid out for the
+# longest language; the fit test draws every screen in every language and reads this.
+unfit: list[str] = []
+
+
+def did_not_fit(text: str) -> None:
+    unfit.append(text)
+
+
 @lru_cache(maxsize=64)
 def font(size: int) -> pygame.font.Font:
     if not pygame.font.get_init():
@@ -124,19 +134,40 @@ def draw_text(
     """Text at ``pos`` (``anchor`` as a pygame.Rect attribute); shrunk, then cut, to ``width``."""
     if width is not None:
         size = fit_size(text, size, width)
+        if text_size(text, size)[0] > width:
+            did_not_fit(text)
         while text and text_size(text, size)[0] > width:
             text = text[:-2] + "…" if len(text) > 2 else ""
     image = _rendered(text, size, colour)
     rect = image.get_rect(**{anchor: pos})
+    if not surface.get_rect().contains(rect) and text.strip():
+        did_not_fit(text)
     surface.blit(image, rect)
     return rect
 
 
-def wrap(text: str, size: int, width: int) -> list[str]:
+def _pieces(word: str, size: int, width: int) -> list[str]:
+    """A word too wide for ``width`` in pieces that fit, each but the last ending in "-"."""
+    pieces: list[str] = []
+    while text_size(word, size)[0] > width and len(word) > 2:
+        cut = len(word) - 1
+        while cut > 1 and text_size(word[:cut] + "-", size)[0] > width:
+            cut -= 1
+        pieces.append(word[:cut] + "-")
+        word = word[cut:]
+    return [*pieces, word]
+
+
+def wrap(text: str, size: int, width: int, *, break_words: bool = False) -> list[str]:
+    """``text`` in lines that fit ``width``; ``break_words`` hyphenates a word wider than
+    a line (a card's name on a narrow card) where it would otherwise be cut."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
-        for word in paragraph.split():
+        words = paragraph.split()
+        if break_words:
+            words = [piece for word in words for piece in _pieces(word, size, width)]
+        for word in words:
             candidate = f"{line} {word}".strip()
             if text_size(candidate, size)[0] <= width or not line:
                 line = candidate
@@ -155,8 +186,9 @@ def draw_wrapped(
     line_h = int(size * 0.9)
     for line in wrap(text, size, rect.width):
         if y + line_h > rect.bottom:
+            did_not_fit(text)
             break
-        draw_text(surface, line, (rect.left, y), size, colour)
+        draw_text(surface, line, (rect.left, y), size, colour, width=rect.width)
         y += line_h
     return y
 
