@@ -13,7 +13,7 @@ from __future__ import annotations
 import queue
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from companion.journal import Journal
 from companion.messages import N_, Message
@@ -25,7 +25,7 @@ from companion.status import FlagStatus, flag_statuses, lights_of
 from companion.tracker import ClaimResult, IssueKind, TrackedEvent, Tracker
 from companion.ui.terminal import TerminalView, ViewModel
 from hardware.lights import FlagLights
-from hardware.states import ButtonEvent
+from hardware.states import ButtonEvent, FlagState
 
 
 def _message(text: str) -> Message:
@@ -76,6 +76,8 @@ class Companion:
         self._held: Snapshot | None = None
         self._holding = False
         self._ended = tracker.outcome is not None
+        self._journal_trouble = False
+        self._journal_retry_at = 0.0
         self.refresh()
 
     # ----------------------------------------------------------------- state
@@ -88,13 +90,30 @@ class Companion:
         return self.tracker.outcome
 
     def statuses(self) -> list[FlagStatus]:
-        return flag_statuses(
+        statuses = flag_statuses(
             self.tracker, hints=self.options.hints, camera_problem=self.camera_problem
         )
+        if self.journal.trouble is None:
+            return statuses
+        # The game goes on; the flags with nothing else to show blink for the journal.
+        unwritten = _message("journal not written")
+        return [replace(s, light=FlagState.ATTENTION, text=unwritten)
+                if s.light is FlagState.OFF else s for s in statuses]
+
+    def journal_problem(self) -> str | None:
+        """What the view says while the journal is not being written."""
+        trouble = self.journal.trouble
+        if trouble is None:
+            return None
+        return (f"journal: not being written ({trouble}); the game goes on, and the "
+                f"{self.journal.waiting} line(s) waiting are written once there is room")
 
     def messages(self) -> list[str]:
         out: list[str] = [] if self.camera_problem is None else [
             Message(N_("camera: {problem}"), problem=self.camera_problem)]
+        journal = self.journal_problem()
+        if journal is not None:
+            out.insert(0, _message(journal))
         if self._holding:
             out.append(Message(N_("a deck is being enrolled: the cards laid now are not "
                                   "taken as plays")))
@@ -136,6 +155,7 @@ class Companion:
         """The view's taps, then the source asked once; a failure is shown as attention
         and retried by the caller."""
         self.pump_view()
+        self.retry_journal()
         try:
             snap = source.poll()
         except SourceError as error:
@@ -153,6 +173,14 @@ class Companion:
 
     def on_snapshot(self, snapshot: Snapshot) -> list[TrackedEvent]:
         return self._record(self.tracker.observe(snapshot))
+
+    def retry_journal(self) -> None:
+        """While the journal is not written, try again now and then (space may be back)."""
+        if self.journal.trouble is None or time.monotonic() < self._journal_retry_at:
+            return
+        self._journal_retry_at = time.monotonic() + JOURNAL_RETRY_S
+        if self.journal.retry():
+            self.refresh()
 
     def camera_failed(self, message: str) -> None:
         if self.camera_problem != message:
@@ -281,6 +309,10 @@ class Companion:
             self._noted = messages
 
     def refresh(self) -> None:
+        trouble = self.journal.trouble is not None
+        if trouble != self._journal_trouble:  # said once as it starts and as it ends
+            self._journal_trouble = trouble
+            self.view.say(_message(self.journal_problem() or "journal: written again"))
         self.lights.set_all(lights_of(self.statuses()))
         self.lights_updated_at = time.perf_counter()
         self.view.show(self.model())
@@ -303,6 +335,7 @@ class Companion:
 
 
 VIEW_TICK_S = 1 / 30  # while waiting, the view reads taps this often
+JOURNAL_RETRY_S = 1.0  # while the journal cannot be written, a new try this often
 
 
 def waiting(companion: Companion, sleep: Callable[[float], None] = time.sleep,

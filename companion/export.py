@@ -17,6 +17,7 @@ from pathlib import Path
 from companion.journal import JournalError, event_from, read_journal
 from companion.rules.claims import Reason
 from companion.rules.table_record import TableEvent, TableRecord, result_text
+from companion.safe_write import write_atomic
 
 _REASONS = {r.value: r for r in Reason}
 
@@ -58,6 +59,10 @@ def main(argv: list[str]) -> int:
     if ns.out is None:
         sys.stdout.write(text)
     else:
-        ns.out.write_text(text, encoding="utf-8")
+        try:
+            write_atomic(ns.out, text)  # the old file or the whole new one, never torn
+        except OSError as error:
+            print(f"export: {ns.out}: cannot write ({error.strerror or error})", file=sys.stderr)
+            return 1
         print(f"{ns.out}: {text.count(chr(10))} lines")
     return 0
