@@ -82,11 +82,12 @@ def side_name(player: Player) -> str:
 
 
 def terrain_line(flag: Flag, names: dict[Player, str] | None = None) -> str:
-    """"Castle (North defends): the defender plays …", "" where no terrain lies."""
+    """"Castle (North defends): the defender plays …", "" where no terrain lies; only a
+    Castle or a Fortress has a defender."""
     if flag.terrain is None:
         return ""
     name = terrain_name(flag.terrain)
-    if flag.defender is not None:
+    if flag.defender is not None and flag.terrain in (Terrain.CASTLE, Terrain.FORTRESS):
         who = (names or {}).get(flag.defender) or side_name(flag.defender)
         name = _("{terrain} ({name} defends)").format(terrain=name, name=who)
     return _("{terrain}: {effect}").format(terrain=name, effect=terrain_effect(flag.terrain))

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.app import Companion
+from companion.i18n import EDITIONS, LANGUAGES, set_language
 from companion.journal import Journal
 from companion.rules.game import Ending, Outcome
 from companion.rules.position import Player, Variant
@@ -151,12 +152,20 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="battleline-companion ui-shots",
                                      description="save every touchscreen screen as PNG")
     parser.add_argument("directory", type=Path)
+    parser.add_argument("--language", choices=["auto", *LANGUAGES], default="en",
+                        help="the screens' language (default en)")
+    parser.add_argument("--edition", choices=list(EDITIONS), default="gmt",
+                        help="the names on the cards (default gmt)")
     ns = parser.parse_args(argv)
+    set_language(ns.language)
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # pictures only: no window needed
     ns.directory.mkdir(parents=True, exist_ok=True)
     out = io.StringIO()
     for size in (LANDSCAPE, PORTRAIT):
         with demo(size) as (view, companion):
+            assert view.scene is not None
+            view.scene.options["edition"] = ns.edition
+            companion.refresh()
             for name in scenes(view, companion):
                 path = ns.directory / f"{name}_{size[0]}x{size[1]}.png"
                 view.screenshot(path)

@@ -35,6 +35,7 @@ FONT: Final = Path(__file__).parent / "fonts" / "DejaVuSansCondensed-Bold.ttf"
 # Sizes are given as for pygame's default font, which renders at 0.6875 of the size
 # asked; the same factor keeps every screen's text as large as it was designed.
 FONT_SCALE: Final = 0.6875
+LEGIBLE: Final = 0.7  # a text shrunk below this share of its size to fit does not fit
 
 # Troop card faces: the six colours of the deck, dark enough for white figures.
 CARD_COLOURS: Final[dict[Colour, RGB]] = {
@@ -87,9 +88,10 @@ def readable_on(rgb: RGB) -> RGB:
     return (16, 16, 16) if luminance > 150 else (255, 255, 255)
 
 
-# Every text that did not fit its box since the last clear: cut short with "…", lines of a
-# wrapped text left out, or drawn past the screen's edge. A screen is laid out for the
-# longest language; the fit test draws every screen in every language and reads this.
+# Every text that did not fit its box since the last clear: cut short with "…", shrunk
+# below LEGIBLE of its size, lines of a wrapped text left out, or drawn past the screen's
+# edge. A screen is laid out for the longest language; the fit test draws every screen
+# in every language and reads this.
 unfit: list[str] = []
 
 
@@ -133,8 +135,8 @@ def draw_text(
 ) -> pygame.Rect:
     """Text at ``pos`` (``anchor`` as a pygame.Rect attribute); shrunk, then cut, to ``width``."""
     if width is not None:
-        size = fit_size(text, size, width)
-        if text_size(text, size)[0] > width:
+        asked, size = size, fit_size(text, size, width)
+        if text_size(text, size)[0] > width or size < asked * LEGIBLE:
             did_not_fit(text)
         while text and text_size(text, size)[0] > width:
             text = text[:-2] + "…" if len(text) > 2 else ""

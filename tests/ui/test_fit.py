@@ -93,4 +93,5 @@ def test_the_fit_check_sees_a_text_too_wide_for_its_box() -> None:
     theme.draw_wrapped(surface, "one two three four five six seven eight nine ten",
                        pygame.Rect(0, 0, 80, 30), 24)
     theme.draw_text(surface, "past the edge", (150, 0), 24)
-    assert len(theme.unfit) == 3
+    theme.draw_text(surface, "shrunk to fit", (0, 0), 40, width=90)  # legible no more
+    assert len(theme.unfit) == 4
