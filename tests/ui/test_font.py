@@ -40,6 +40,7 @@ def test_every_translated_string_has_every_glyph_in_the_bundled_font() -> None:
 
 
 def test_the_screens_draw_with_the_bundled_font_and_ship_it_with_its_licence() -> None:
+    pygame.font.init()
     word = "Őrtorony Линия"
     bundled = pygame.font.Font(theme.FONT, round(24 * theme.FONT_SCALE))
     assert theme.font(24).size(word) == bundled.size(word) != pygame.font.Font(None, 24).size(word)
