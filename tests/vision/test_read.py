@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import calm_scene
-from vision import read
 from vision.calibrate import Calibrator
 from vision.position import UNKNOWN
 from vision.profile import builtin_profile
@@ -124,31 +123,3 @@ def test_single_cards_laid_crooked_at_the_end_flags_are_read_surely(reader, layo
     for zone, truth in zones.items():
         assert [t for t, _ in got[zone]] == truth, (zone, got[zone])
         assert all(conf >= 0.75 for _, conf in got[zone]), (zone, got[zone])
-
-
-def test_placements_beyond_a_bands_edge_are_looked_at_as_its_shifts_are(reader):
-    """The quick look between placements (all bands at once) sees what the shift
-    search sees at the same place, also where the index would lie partly beyond the
-    warped band and its edge pixels stand in."""
-    rng = np.random.default_rng(5)
-    m = round(read.REFINE_MM * read.TPL_PX)
-    grays = rng.random((3, reader._th + 2 * m, reader._tw + 2 * m), dtype=np.float32)
-    places = [(m, m), (-6, 3), (2 * m + 5, -4), (m - 1, 2 * m + 7)]
-    which = [0, 1, 2, 1]
-    for hv in (reader._th, 20):
-        looks = reader._looks(grays, which, places, hv)
-        for row, j, (x, y) in zip(looks, which, places, strict=True):
-            assert np.array_equal(row, reader._views(grays[j], x, y, hv, 0, 2)[0])
-
-
-def test_a_top_edges_strength_is_its_strips_second_to_fourth_weakest_as_sorting_gives():
-    # The sorting network must give what numpy's sort does, to the bit (ties too: the
-    # tilt and the lines chosen follow from comparing these sums).
-    rng = np.random.default_rng(4)
-    vals = np.round(rng.random((5, 15, 8, 30)) * 20).astype(np.float32) / 4
-    ranked = np.sort(vals, axis=2)
-    want = ranked[:, :, 1] + ranked[:, :, 2]
-    want += ranked[:, :, 3]
-    got = read._lower_half_less_least([vals[:, :, i] for i in range(8)])
-    assert got.dtype == np.float32
-    assert np.array_equal(got, want)

@@ -19,6 +19,8 @@ from vision.mat import standard_mat
 from vision.position import UNKNOWN
 from vision.profile import DeckProfile, builtin_profile, profile_from_cards, upright_band
 from vision.read import Reader
+from vision.reading import classify, stack
+from vision.reading.placement import Placer
 from vision.stabilize import vote
 from vision.synth import Camera, Conditions, Table, card_photo, lay_table, photograph, random_deal
 
@@ -206,7 +208,7 @@ def test_a_washed_out_yellow_numeral_is_read_by_its_local_contrast(tmp_path, mon
     assert set(both) <= {"Y3", UNKNOWN} and both.count("Y3") >= 3
     assert [lacking.classify(b, 16.0)[0] for b in bands] == [UNKNOWN] * 5
     # The first look alone names fewer of them (they lie at its margin).
-    monkeypatch.setattr(read, "LOCAL_MARGIN", float("inf"))
+    monkeypatch.setattr(classify, "LOCAL_MARGIN", float("inf"))
     first = [reader.classify(b, 16.0)[0] for b in bands]
     assert set(first) <= {"Y3", UNKNOWN} and first.count("Y3") < both.count("Y3")
 
@@ -221,16 +223,16 @@ def test_a_card_found_beyond_its_warped_band_is_read_again_around_its_index(clas
               "flag7.south": ["P6", "O3"]}
     table = lay_table(stacks, "classic", np.random.default_rng(3))
     frame = photograph(table, CAMERA, PLAIN, np.random.default_rng(4)).image
-    centre, moved = Reader._card_centre, Reader._moved
-    monkeypatch.setattr(Reader, "_card_centre", staticmethod(
-        lambda covered, card_w, fallback: centre(covered, card_w, fallback) + 8.0))
+    centre, moved = stack.card_centre, Placer.moved
+    monkeypatch.setattr(stack, "card_centre",
+                        lambda covered, card_w, fallback: centre(covered, card_w, fallback) + 8.0)
     again: list[str] = []
 
     def spy(self, band, pl):
         again.append(band.ask.zone.name)
         return moved(self, band, pl)
 
-    monkeypatch.setattr(Reader, "_moved", spy)
+    monkeypatch.setattr(Placer, "moved", spy)
     res = Reader(classic).read(frame, Calibrator().update(frame))
     assert "flag7.south" in again  # the case is really there
     assert res.zones() == stacks
@@ -266,13 +268,13 @@ def test_tops_asked_ahead_read_as_asked_one_at_a_time_in_fewer_rounds(classic, m
     frame = photograph(table, CAMERA, PLAIN, np.random.default_rng(2)).image
     calib = Calibrator().update(frame)
     rounds: list[int] = []
-    classify = Reader._classify_many
+    read_bands = Reader._read_bands
 
     def counted(self, asks, *rest):
         rounds[-1] += 1
-        return classify(self, asks, *rest)
+        return read_bands(self, asks, *rest)
 
-    monkeypatch.setattr(Reader, "_classify_many", counted)
+    monkeypatch.setattr(Reader, "_read_bands", counted)
     reads = []
     for slack in (read.AHEAD_SLACK_MM, 1e9):  # 1e9: nothing asked ahead of its turn
         monkeypatch.setattr(read, "AHEAD_SLACK_MM", slack)

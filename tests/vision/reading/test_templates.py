@@ -1,0 +1,74 @@
+"""The deck's templates as bands are compared with them, and a band's views cut alike."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.profile import TPL_PX, builtin_profile
+from vision.reading.placement import REFINE_MM
+from vision.reading.templates import IX, IY, Templates, local_contrast, ncc_rows
+
+
+@pytest.fixture(scope="module")
+def templates() -> Templates:
+    return Templates(builtin_profile("classic"))
+
+
+@pytest.mark.parametrize("hv_mm", [16.0, 9.0])
+def test_a_tokens_own_band_ranks_it_first_at_the_right_shift(templates, hv_mm):
+    # A band that is exactly a token's card, a pixel off the place asked each way: of
+    # the views over shifts of a pixel, the one at the card's place correlates 1 with
+    # that token, and nothing correlates better (at 9 mm some tokens' tops are alike).
+    profile = builtin_profile("classic")
+    hv = templates.visible_px(hv_mm)
+    _, tpl = templates.normalised(hv, 2)
+    for i in range(0, len(profile.tokens), 9):
+        gray = cv2.copyMakeBorder(profile.gray[i], 4, 4, 4, 4, cv2.BORDER_REPLICATE)
+        views = templates.views(gray, 5, 3, hv, 1, 2)  # the card lies at (4, 4)
+        corr = ncc_rows(views, tpl)
+        at = 6  # y-major 3x3: (x, y) = (4, 4) is one left of and one below (5, 3)
+        assert corr[at, i] > 0.999, profile.tokens[i]
+        assert corr[at, i] >= corr.max() - 1e-5
+        assert np.delete(corr[:, i], at).max() < 0.99  # the other shifts are worse
+
+
+def test_views_and_templates_are_cut_alike(templates):
+    hv = templates.visible_px(12.0)
+    raw, tpl = templates.normalised(hv, 1)
+    rows, cols = templates.view_shape(hv)
+    assert raw.shape[1] == rows * cols == tpl.shape[0]
+    gray = builtin_profile("classic").gray[0]
+    view = templates.views(cv2.copyMakeBorder(gray, 1, 1, 1, 1, cv2.BORDER_REPLICATE),
+                           1, 1, hv, 0)
+    assert np.array_equal(view[0], raw[0])
+    assert np.allclose(np.linalg.norm(tpl, axis=0), 1.0, atol=1e-3)
+    assert np.allclose(tpl.sum(axis=0), 0.0, atol=1e-3)
+
+
+def test_placements_beyond_a_bands_edge_are_looked_at_as_its_shifts_are(templates):
+    """The quick look between placements (all bands at once) sees what the shift
+    search sees at the same place, also where the index would lie partly beyond the
+    warped band and its edge pixels stand in."""
+    rng = np.random.default_rng(5)
+    m = round(REFINE_MM * TPL_PX)
+    th, tw = templates.th, templates.tw
+    grays = rng.random((3, th + 2 * m, tw + 2 * m), dtype=np.float32)
+    places = [(m, m), (-6, 3), (2 * m + 5, -4), (m - 1, 2 * m + 7)]
+    which = [0, 1, 2, 1]
+    for hv in (th, 20):
+        looks = templates.looks(grays, which, places, hv)
+        for row, j, (x, y) in zip(looks, which, places, strict=True):
+            assert np.array_equal(row, templates.views(grays[j], x, y, hv, 0, 2)[0])
+
+
+def test_a_pale_numeral_weighs_as_much_as_black_print_once_stretched_locally():
+    img = np.full((40, 80), 0.95, np.float32)
+    img[10:30, 8:20] = 0.88  # pale yellow print on cream: little grey
+    img[10:30, 50:62] = 0.1  # black print
+    out = local_contrast(img)
+    pale, black = np.abs(out[:, :40]).max(), np.abs(out[:, 40:]).max()
+    assert np.abs(img[:, :40] - 0.95).max() < 0.1 * np.abs(img[:, 40:] - 0.95).max()
+    assert pale > 0.5 * black
+    assert IX > 0 and IY > 0  # the inner part leaves the card's edges out

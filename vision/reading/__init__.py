@@ -1,0 +1,1 @@
+"""The steps of reading a frame (``vision.read`` runs them), a module each."""

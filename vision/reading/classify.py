@@ -1,0 +1,265 @@
+"""Naming a placed band: every token ranked, then the leaders compared (``confidence``).
+
+Every token is ranked by grey normalised cross-correlation with the band's views
+over small shifts, minus a colour distance above a noise floor (glare pales a
+colour toward grey, so a token's chroma may be scaled down to the band's; a
+troop's colour is its suit's median, as one photo's white balance says nothing
+between two cards of a suit). A good match whose leaders are too alike gets a
+second look, band and templates with their contrast stretched locally: a pale
+numeral (yellow on yellow, or under glare) then counts as much as black print.
+Given a deck's own learnt model (``vision.band_model``), the model names the
+card instead and the ranking only says whether the band looks like an index.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from companion.rules.cards import Troop, parse_token
+from companion.rules.errors import NotationError
+from vision.band_model import SEARCH_PX, BandModel
+from vision.position import UNKNOWN
+from vision.profile import BLUR, TPL_PX, DeckProfile, sample_signatures
+from vision.reading.confidence import (
+    INDEX_FIT,
+    MAX_RANK_GAP,
+    MIN_MARGIN,
+    MIN_SCORE,
+    TOP_K,
+    likeness,
+    named,
+    pairwise,
+    sureness,
+)
+from vision.reading.light import unveil
+from vision.reading.placement import SHIFT_PX, Placed
+from vision.reading.templates import IX, IY, Templates, local_contrast, ncc_rows
+from vision.types import FloatImage
+
+COLOUR_WEIGHT: Final = 1 / 100.0  # ranking penalty per Lab unit of colour difference
+COLOUR_FLOOR: Final = 8.0  # Lab units of colour difference that are only noise
+GLARE_PALEST: Final = 0.35  # least share of a card's chroma glare may leave
+LOCAL_MARGIN: Final = 0.4  # MIN_MARGIN of the second look
+LOCAL_FIT: Final = 0.82  # INDEX_FIT of the second look (a yellow 8 the profile lacks
+# looks like its yellow 5 up to about 0.8 there)
+MODEL_SURE: Final = 0.5  # a learnt model's confidence (``BandModel.judge``) that names a card
+
+Named = tuple[str, float, float, list[tuple[str, float]]]  # token, confidence, score, leaders
+
+
+class Classifier:
+    """Names bands of a deck (``profile``, cut as ``templates``), by the templates or
+    by the deck's learnt ``model`` where given."""
+
+    def __init__(self, profile: DeckProfile, templates: Templates,
+                 model: BandModel | None = None) -> None:
+        self.tokens = profile.tokens
+        self.band_mm = profile.band_mm
+        self.templates = templates
+        self.model = model
+        self._chroma = suit_chroma(profile.tokens, profile.chroma)
+
+    def classify(self, crop: FloatImage, visible_mm: float) -> Named:
+        """Token, confidence, best score and the top candidates for a band crop.
+
+        ``crop`` is the band with SHIFT_PX pixels of slack on every side, in true
+        colours (BGR, 0..1); only its top ``visible_mm`` is trusted. Every token
+        is compared.
+        """
+        tp = self.templates
+        gray = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
+        hv = tp.visible_px(min(visible_mm, self.band_mm))
+        views = tp.views(gray, SHIFT_PX, SHIFT_PX, hv, SHIFT_PX, 2)
+        corr = ncc_rows(views, tp.normalised(hv, 2)[1])
+        return self.decide_many([Placed(0.0, crop, np.ones(3, np.float32), gray, SHIFT_PX,
+                                        SHIFT_PX, views, corr)], [hv], [None])[0]
+
+    def decide_many(self, placed: list[Placed], hvs: list[int],
+                    veils: list[FloatImage | None], glares: list[float] | None = None,
+                    ) -> list[Named]:
+        """Name each placed band (visible ``hvs`` high), or ``unknown``; bands of one
+        visible height are judged together. ``veils``: one over the light's gain
+        over each band, to take glare off its colours (``None``: leave them);
+        ``glares``: the glare the mat around each band shows, the least taken off."""
+        w = self.templates.tw
+        cut = []
+        groups: dict[tuple[int, tuple[int, ...], bool], list[int]] = {}
+        for i, (pl, hv) in enumerate(zip(placed, hvs, strict=True)):
+            y0, x0 = max(pl.ty, 0), max(pl.tx, 0)
+            band = pl.crop[y0:y0 + hv, x0:x0 + w]
+            # Its colour's samples: every fourth pixel each way, inside its edges (some
+            # 200, for two means: the colour noise floor is far above what more would add).
+            cut.append(band[IY::4, IX:band.shape[1] - IX:4])  # in true colours below
+            groups.setdefault((hv, cut[-1].shape, veils[i] is None), []).append(i)
+        out: list[Named] = [(UNKNOWN, 0.0, 0.0, [])] * len(placed)
+        for (hv, _, bare), idx in groups.items():
+            veil = None if bare else np.stack([veils[i] for i in idx])  # type: ignore[misc]
+            least = np.array([glares[i] if glares else 0.0 for i in idx])
+            samples = (np.stack([cut[i] for i in idx])
+                       * np.stack([placed[i].scale for i in idx])[:, None, None, :])
+            got = self._decide_group(hv, [placed[i] for i in idx],
+                                     samples.astype(np.float32, copy=False), veil, least)
+            for i, d in zip(idx, got, strict=True):
+                out[i] = d
+        if self.model is not None:
+            out = self._learnt(placed, hvs, out)
+        return out
+
+    def _learnt(self, placed: list[Placed], hvs: list[int], decided: list[Named],
+                ) -> list[Named]:
+        """The deck's own model names each placed band (``vision.band_model``); the
+        templates' ranking stays as the candidates (whether a band looks like an
+        index at all)."""
+        assert self.model is not None
+        s = SEARCH_PX
+        rows, w = self.templates.th + 2 * s, self.templates.tw + 2 * s
+        out = list(decided)
+        groups: dict[float, list[int]] = {}
+        for i, hv in enumerate(hvs):
+            groups.setdefault(self.model.height_for(hv / TPL_PX), []).append(i)
+        for h, idx in groups.items():
+            bands = []
+            for i in idx:
+                pl = placed[i]
+                # The band and SEARCH_PX around it; what lies beyond the crop repeats.
+                y0, x0 = pl.ty - s, pl.tx - s
+                pad = max(0, -y0, -x0, y0 + rows - pl.crop.shape[0],
+                          x0 + w - pl.crop.shape[1])
+                crop = pl.crop if not pad else cv2.copyMakeBorder(
+                    pl.crop, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+                band: FloatImage = crop[y0 + pad:y0 + pad + rows,
+                                        x0 + pad:x0 + pad + w] * pl.scale
+                bands.append(band)
+            best, sure = self.model.judge(np.stack(bands), h)
+            for i, b, c in zip(idx, best.tolist(), sure.tolist(), strict=True):
+                _, _, score, cands = out[i]
+                token = self.model.tokens[b] if c >= MODEL_SURE else UNKNOWN
+                out[i] = (token, float(c), score, cands)
+        return out
+
+    def _decide_group(self, hv: int, placed: list[Placed], samples: FloatImage,
+                      veils: FloatImage | None, least: FloatImage) -> list[Named]:
+        """Name bands of one visible height ``hv`` (``samples``: of each one's colours;
+        ``veils`` and ``least`` as ``light.unveil`` takes them).
+
+        Each band's ``corr`` holds every token's correlations with its views over
+        small shifts. A first pass ranks the tokens by their best correlation minus
+        colour distance; the leaders are then compared pairwise (``confidence``).
+        """
+        tokens = self.tokens
+        raw = self.templates.normalised(hv, 2)[0]
+        rows = self.templates.rows(hv, 2)
+        views = np.stack([pl.views for pl in placed])
+        corr = np.stack([pl.corr for pl in placed])
+        best_shift = corr.argmax(axis=1)
+        ncc = corr.max(axis=1)
+        bi = np.arange(len(placed))[:, None]  # (fancy indexing: take_along_axis is slower)
+        if veils is not None:
+            like = ncc.argmax(axis=1)
+            samples = unveil(samples, views[:, views.shape[1] // 2],
+                             self.templates.dark(hv)[like], veils, least)
+        cdist = colour_distance(np.broadcast_to(self._chroma,
+                                                (len(placed), *self._chroma.shape)),
+                                sample_signatures(samples))
+        # Colour differences below the noise floor (white balance, one photo per
+        # card) say nothing: two cards of one suit are the same colour.
+        cpen = np.maximum(cdist - COLOUR_FLOOR, 0.0)
+        score = ncc - COLOUR_WEIGHT * cpen
+        # The leaders, best ranked first. A deck enrolled in part may hold no more
+        # cards than the leaders counted.
+        if score.shape[1] > TOP_K:
+            top = np.argpartition(-score, TOP_K, axis=1)[:, :TOP_K]
+        else:
+            top = np.broadcast_to(np.arange(score.shape[1]), score.shape)
+        order = top[bi, np.argsort(-score[bi, top], axis=1)]
+        shift = best_shift[bi, order]
+        cpen_order = cpen[bi, order]
+        winners, margins, owns = pairwise(views, shift, raw[order], rows[order], cpen_order)
+        out: list[Named] = []
+        for i, (win, margin, own) in enumerate(zip(winners.tolist(), margins.tolist(),
+                                                   owns.tolist(), strict=True)):
+            sc, nc = score[i], ncc[i]
+            first, winner = int(order[i, 0]), int(order[i, win])
+            cands = [(tokens[j], float(sc[j])) for j in order[i, :3]]
+            conf = sureness(margin, own, MIN_MARGIN, INDEX_FIT)
+            if named(sc, nc, cpen[i], first, winner, win, own, margin):
+                out.append((tokens[winner], 0.5 + conf * 0.5, float(nc[winner]), cands))
+                continue
+            if float(sc[first]) >= MIN_SCORE:
+                again = self._second_look(hv, placed[i], views[i:i + 1], shift[i:i + 1],
+                                          order[i:i + 1], cpen_order[i:i + 1], sc, nc, cands)
+                if again is not None:
+                    out.append(again)
+                    continue
+            out.append((UNKNOWN, conf * 0.5, float(nc[winner]), cands))
+        return out
+
+    def _second_look(self, hv: int, pl: Placed, views: FloatImage, shift: NDArray[np.intp],
+                     order: NDArray[np.intp], cpen: FloatImage, score: FloatImage,
+                     ncc: FloatImage, cands: list[tuple[str, float]]) -> Named | None:
+        """One band's leaders (``order``, one row) again, every neighbourhood's
+        contrast stretched to one, or ``None`` where that names none of them.
+
+        A pale numeral (a yellow one, or any under glare) differs from its
+        neighbours' by little grey next to the black print of the name.
+        """
+        tp = self.templates
+        raw, rows = tp.normalised(hv, 2)[0], tp.rows(hv, 2)
+        shape = tp.view_shape(hv)
+        full = tp.views(pl.gray, pl.tx, pl.ty, hv, SHIFT_PX)
+        stretched = np.zeros_like(full[None])
+        for k in set(shift[0].tolist()):
+            stretched[0, k] = local_contrast(full[k].reshape(shape)).ravel()
+        loc, loc_rows = tp.local(hv)
+        w2, m2, o2 = (float(x[0]) for x in pairwise(
+            stretched, shift, loc[order], loc_rows[order], cpen))
+        first, second = int(order[0, 0]), int(order[0, int(w2)])
+        # Only the margin may fail in grey: what else the first look asks of a
+        # winner, the second look's winner must meet too.
+        if (float(score[second]) >= MIN_SCORE and m2 >= LOCAL_MARGIN
+                and float(score[second]) >= float(score[first]) - MAX_RANK_GAP
+                and o2 >= LOCAL_FIT
+                and float(likeness(views[:, shift[0, int(w2)]], raw[order], rows[order],
+                                   np.array([int(w2)]))[0]) >= INDEX_FIT):
+            conf = sureness(m2, o2, LOCAL_MARGIN, LOCAL_FIT)
+            return self.tokens[second], 0.5 + conf * 0.5, float(ncc[second]), cands
+        return None
+
+
+def colour_distance(chroma: FloatImage, sig: FloatImage) -> FloatImage:
+    """Per band, each token's colour signature's (``chroma[band]``) distance from the
+    band's (``sig[band]``), glare allowed for.
+
+    Glare is white light added over the card: it pales every colour toward grey
+    by one factor, keeping its hue. So each token's chroma may be scaled down
+    (not up) to the band's before the distance is taken.
+    """
+    k = np.clip((chroma @ sig[:, :, None])[:, :, 0]
+                / (np.einsum("bij,bij->bi", chroma, chroma) + 1e-3), GLARE_PALEST, 1.0)
+    d = chroma * k[:, :, None] - sig[:, None]
+    return np.sqrt(np.einsum("bij,bij->bi", d, d))
+
+
+def suit_chroma(tokens: list[str], chroma: FloatImage) -> FloatImage:
+    """Each troop's colour signature as the median of its colour's enrolled troops.
+
+    Cards of one colour are printed alike: their signatures differ only by each
+    enrolment photo's white balance, which would otherwise count as a colour
+    difference between two cards of one suit (and put a card's own suit off).
+    """
+    suits: dict[object, list[int]] = {}
+    for i, token in enumerate(tokens):
+        try:
+            card = parse_token(token)
+        except NotationError:
+            continue  # a deck's own extra card: its photo alone says its colour
+        if isinstance(card, Troop):
+            suits.setdefault(card.colour, []).append(i)
+    out = chroma.astype(np.float32, copy=True)
+    for idx in suits.values():
+        out[idx] = np.median(chroma[idx], axis=0)
+    return out

@@ -1,0 +1,267 @@
+"""Placing a card's index band exactly, in the full-resolution frame.
+
+A band asked for (``stack.Ask``) is warped upright at its top edge's tilt
+(``tilt``), at template scale with REFINE_MM of slack around where the
+low-resolution view put it. Where in that warp the index lies: where the
+deck's average band (its shared layout) fits, or on one of the strongest lines,
+across where that layout fits or where both side edges show. The placement some
+card explains best, by a quick look on every other pixel, wins; every token is
+then correlated with the band over small shifts there, and the search moves on
+while the best fit lies beyond the shifts searched.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Final, NamedTuple
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.profile import BLUR, TPL_PX
+from vision.reading.stack import Ask
+from vision.reading.templates import IX, IY, Templates, ncc_rows
+from vision.types import FloatImage, Image
+
+REFINE_MM: Final = 5.0  # how far the band may be from where the low-res view put it
+SHIFT_PX: Final = 1  # template search range around the chosen placement, each way
+RECENTRE: Final = 3  # searches around the placement, each centred on the last one's best
+
+_GREY: Final = np.array([[0.114, 0.587, 0.299]], np.float32)  # BGR -> grey, as OpenCV weighs
+
+
+@dataclass(frozen=True)
+class Band:
+    """An asked-for band in frame terms: its top-left corner upright (zone-local mm),
+    zone-local mm -> frame px, its visible height in template px and the light's
+    inverse gain over it (per channel, for 8-bit levels)."""
+
+    ask: Ask
+    u0: float
+    v0: float
+    to_frame: FloatImage
+    hv: int
+    gain: FloatImage
+    glare: float = 0.0  # the glare the mat around it shows (``MatLight.mat_glare``)
+
+
+class Placed(NamedTuple):
+    """A band warped upright at ``slope`` (as the frame shows it, with the scale per
+    channel to its true colours, and in blurred true grey) and where in it the index
+    lies (``tx``, ``ty``), with every token's correlation (``corr``, one column each)
+    with the band's views over small shifts (``views``, one per row, on every other
+    pixel each way)."""
+
+    slope: float
+    crop: NDArray[Any]
+    scale: FloatImage
+    gray: FloatImage
+    tx: int
+    ty: int
+    views: FloatImage
+    corr: FloatImage
+
+
+class Placer:
+    """Warps and places the bands of cards ``card_w`` mm wide (``templates``: the deck's)."""
+
+    def __init__(self, templates: Templates, card_w: float) -> None:
+        self.templates = templates
+        self.card_w = card_w
+
+    def band_matrix(self, u0: float, v0: float, slope: float) -> FloatImage:
+        """Crop pixel -> zone-local mm for the band whose top-left is (u0, v0) mm when
+        upright, turned about its top edge's middle to ``slope`` (a card laid crooked
+        is turned, its sides as crooked as its top), with REFINE_MM of slack."""
+        m, t, w = round(REFINE_MM * TPL_PX), TPL_PX, self.card_w
+        # Python floats: numpy's scalars would make this small sum a hot spot.
+        c, s = 1 / math.hypot(1.0, slope), slope / math.hypot(1.0, slope)
+        # Crop (m, m) is the turned band's top-left corner.
+        x0, y0 = u0 + w / 2 - c * w / 2, v0 - s * w / 2
+        return np.array([[c / t, -s / t, x0 - (c - s) * m / t],
+                         [s / t, c / t, y0 - (s + c) * m / t],
+                         [0, 0, 1]])
+
+    def warp_band(self, to_frame: FloatImage, u0: float, v0: float, slope: float,
+                  frame: Image, rows: int | None = None,
+                  cols: tuple[int, int] | None = None) -> Image:
+        """The band whose top-left is zone-local (u0, v0) mm when upright, turned to
+        ``slope``, upright at template scale with REFINE_MM of slack around it (its
+        first ``rows`` rows; only columns ``cols`` from, to)."""
+        m = round(REFINE_MM * TPL_PX)
+        x0, x1 = cols or (0, self.templates.tw + 2 * m)
+        matrix = to_frame @ self.band_matrix(u0, v0, slope)
+        if x0:
+            matrix = matrix @ np.array([[1.0, 0.0, x0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+        return cv2.warpPerspective(frame, matrix, (x1 - x0, rows or self.templates.th + 2 * m),
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
+
+    def inside(self, pl: Placed, hv: int) -> bool:
+        """Whether the index's views at every shift searched lie within the warped band."""
+        hh, ww = self.templates.view_shape(hv)
+        return (pl.tx + IX - SHIFT_PX >= 0 and pl.ty + IY - SHIFT_PX >= 0
+                and pl.tx + IX + ww + SHIFT_PX <= pl.gray.shape[1]
+                and pl.ty + IY + hh + SHIFT_PX <= pl.gray.shape[0])
+
+    def moved(self, band: Band, pl: Placed) -> Band:
+        """The band warped with its index where ``pl`` found it, at its slope."""
+        w = self.card_w
+        c, s = 1 / np.hypot(1.0, pl.slope), pl.slope / np.hypot(1.0, pl.slope)
+        # Where the index's top-left corner lies, zone-local mm: the turned band's
+        # corner, from which ``band_matrix`` finds the upright corner back.
+        x0, y0, _ = self.band_matrix(band.u0, band.v0, pl.slope) @ np.array(
+            [pl.tx, pl.ty, 1.0])
+        return Band(band.ask, float(x0 - w / 2 + c * w / 2), float(y0 + s * w / 2),
+                    band.to_frame, band.hv, band.gain, band.glare)
+
+    def _warped(self, band: Band, slope: float, frame: Image,
+                ) -> tuple[Image, FloatImage, FloatImage]:
+        """The band warped upright at ``slope``: as the frame shows it, in blurred true
+        grey, and that grey at half size (where the deck's layout is looked for)."""
+        crop = self.warp_band(band.to_frame, band.u0, band.v0, slope, frame)
+        # Grey of the true colours in one weighted sum (the light's gain folded into
+        # the weights): the colours themselves are only sampled, later.
+        gray = cv2.GaussianBlur(cv2.transform(crop.astype(np.float32), band.gain * _GREY),
+                                (0, 0), BLUR)
+        half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2),
+                          interpolation=cv2.INTER_AREA)
+        return crop, gray, half
+
+    def _layout_fits(self, halves: list[FloatImage], hv: int) -> list[tuple[int, int]]:
+        """Where the deck's shared layout (frame, corner indices) fits each band of
+        visible height ``hv`` best (its index's top-left corner, crop px).
+
+        Found at half resolution (the shift search and recentring place it to the
+        pixel), in one match over all the bands stacked: a band's own rows of the
+        result are those of its own match.
+        """
+        tpl = self.templates.mean_half[:(hv - IY) // 2]
+        hh, ny = halves[0].shape[0], halves[0].shape[0] - len(tpl) + 1
+        res = cv2.matchTemplate(halves[0] if len(halves) == 1 else np.concatenate(halves),
+                                tpl, cv2.TM_CCOEFF_NORMED)
+        out = []
+        for j in range(len(halves)):
+            ly, lx = divmod(int(res[j * hh:j * hh + ny].argmax()), res.shape[1])
+            out.append((2 * lx - IX, 2 * ly - IY))
+        return out
+
+    def _sides(self, grays: FloatImage, hv: int) -> list[int]:
+        """Per band (grey, stacked) of visible height ``hv``: where both side edges of a
+        card-wide band show best (its left edge's column)."""
+        m, w = round(REFINE_MM * TPL_PX), self.templates.tw
+        band_rows = grays[:, m + 2:m + hv - 2]
+        k = band_rows.shape[1] // 5
+        # The steps across each column, at most 2m columns off either side's place.
+        left, right = (np.partition(np.abs(np.diff(band_rows[:, :, c:c + 2 * m], axis=2)),
+                                    k, axis=1)[:, k] for c in (0, w))
+        return (np.minimum(left, right).argmax(axis=1) + 1).tolist()  # both must show
+
+    def place_many(self, bands: list[Band], edges: list[tuple[float, list[int]]],
+                   frame: Image) -> list[Placed]:
+        """Each band warped upright at its slope and where in it the index lies (the
+        placement some card explains best), with the tokens that may be the card and
+        their correlations with the band over small shifts there.
+
+        Bands of one visible height are compared with the templates together.
+        """
+        tp = self.templates
+        warped = [self._warped(b, slope, frame) for b, (slope, _) in zip(bands, edges,
+                                                                            strict=True)]
+        groups: dict[int, list[int]] = {}
+        for i, b in enumerate(bands):
+            groups.setdefault(b.hv, []).append(i)
+        at: list[tuple[int, int]] = [(0, 0)] * len(bands)
+        views: list[FloatImage] = [np.zeros(0, np.float32)] * len(bands)
+        corrs: list[FloatImage] = [np.zeros(0, np.float32)] * len(bands)
+        for hv, idx in groups.items():
+            grays = np.stack([warped[i][1] for i in idx])
+            hyps = [hypotheses(fit, edges[i][1], sx) for i, fit, sx in zip(
+                idx, self._layout_fits([warped[i][2] for i in idx], hv),
+                self._sides(grays, hv), strict=True)]
+            tpl = tp.normalised(hv, 2)[1]
+            # Which placement some card explains best.
+            many = [j for j, h in enumerate(hyps) if len(h) > 1]
+            for i, h in zip(idx, hyps, strict=True):
+                at[i] = h[0]
+            if many:
+                looks = ncc_rows(tp.looks(grays, [j for j in many for _ in hyps[j]],
+                                          [xy for j in many for xy in hyps[j]], hv),
+                                 tpl).max(axis=1)
+                k = 0
+                for j in many:
+                    n = len(hyps[j])
+                    at[idx[j]] = hyps[j][int(np.argmax(looks[k:k + n]))]
+                    k += n
+            # Every token there over small shifts.
+            seen = [tp.views(warped[i][1], *at[i], hv, SHIFT_PX, 2) for i in idx]
+            corr = ncc_rows(np.concatenate(seen), tpl)
+            for i, v, c in zip(idx, seen, np.split(corr, len(idx)), strict=True):
+                views[i], corrs[i] = v, c
+        # While the best fit lies beyond the shifts searched (the placement was off by
+        # more: a line of the art taken for the edge) the search moves on, for all such
+        # bands at once; not for a covered band, whose window would take in the
+        # covering card's edge.
+        moving = [i for i, b in enumerate(bands) if b.hv == tp.th]
+        for _ in range(RECENTRE - 1):
+            moved = []
+            for i in moving:
+                dx, dy = beyond(corrs[i][:, int(np.argmax(corrs[i])) % corrs[i].shape[1]])
+                if dx or dy:
+                    at[i] = (at[i][0] + dx, at[i][1] + dy)
+                    moved.append(i)
+            if not moved:
+                break
+            seen = [tp.views(warped[i][1], *at[i], tp.th, SHIFT_PX, 2) for i in moved]
+            corr = ncc_rows(np.concatenate(seen), tp.normalised(tp.th, 2)[1])
+            for i, v, c in zip(moved, seen, np.split(corr, len(moved)), strict=True):
+                views[i], corrs[i] = v, c
+            moving = moved
+        return [Placed(slope, crop, b.gain, gray, *at[i], views[i], corrs[i])
+                for i, ((slope, _), (crop, gray, _), b) in enumerate(zip(edges, warped, bands,
+                                                                         strict=True))]
+
+
+def hypotheses(layout: tuple[int, int], rows: list[int], sx: int) -> list[tuple[int, int]]:
+    """The placements of a band's index worth a look: where the deck's layout fits;
+    or one of the strongest straight lines (``rows``) is the card's top edge, and
+    across where that layout fits or where both side edges of a card-wide band
+    show (``sx``)."""
+    tx, ty = layout
+    hyps = {(tx, ty)}
+    for r in rows:
+        hyps |= {(tx, r + 1), (sx, r + 1)}
+    return distinct(hyps)
+
+
+def distinct(points: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Drop placements within the shift search of one already kept: it covers them."""
+    kept: list[tuple[int, int]] = []
+    for p in sorted(points):
+        if all(abs(p[0] - k[0]) > SHIFT_PX or abs(p[1] - k[1]) > SHIFT_PX for k in kept):
+            kept.append(p)
+    return kept
+
+
+def beyond(fit: FloatImage) -> tuple[int, int]:
+    """Which way (x, y) the best of a 3x3 grid of fits (y-major) lies beyond it.
+
+    Along each axis through the best, a parabola through the three fits peaks
+    within half a pixel of the middle one's neighbour, or further out.
+    """
+    g = fit.reshape(3, 3)
+    by, bx = divmod(int(np.argmax(g)), 3)
+    out = []
+    for a, b, c in ((g[by, 0], g[by, 1], g[by, 2]), (g[0, bx], g[1, bx], g[2, bx])):
+        a, b, c = float(a), float(b), float(c)
+        curve = a - 2 * b + c
+        if b >= max(a, c):
+            out.append(0)
+        elif curve >= 0:  # no peak in between: uphill all the way out
+            out.append(1 if c > a else -1)
+        else:
+            top = 0.5 * (a - c) / curve
+            out.append(0 if abs(top) <= 1.5 else (1 if top > 0 else -1))
+    return out[0], out[1]

@@ -1,0 +1,190 @@
+"""Finding the cards in a zone's stack on the low-resolution view.
+
+Cards are told from the mat by colour (``zones.not_mat``); the stack's extent
+then gives two card tops for sure: the first is the stack's top, the last lies
+one card height above its bottom. Covered cards show as horizontal colour steps
+in between, and so do lines in a card's art: which of these candidate tops are
+cards is decided by reading their bands (``vision.read``). What a top's band is
+asked for with (``Ask``) follows from the stack here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.mat import Zone
+from vision.profile import TPL_PX, DeckProfile
+from vision.reading.zones import LOW_PX, ZONE_MARGIN, turned, zone_crop, zone_view
+from vision.types import FloatImage, Image
+
+MIN_GAP_MM: Final = 12.0  # closest two fanned card tops can be: the band (16 mm) shows,
+# less what a crooked card hides at one corner
+PEAK_SEPARATION_MM: Final = 3.0  # candidate edges closer than this are one edge
+COVER_SLACK_MM: Final = 3.0  # a crooked covering card hides this much more at one corner
+MIN_EDGE: Final = 5.0  # colour step (sum of BGR levels) of a covered card's top edge
+
+
+def edge_rows(img: FloatImage, q: float = 0.2, spread: int = 5) -> FloatImage:
+    """Per row boundary, how strongly the colour changes across most of the width.
+
+    A low percentile over the columns, not the mean: a card's edge changes every
+    column, a line of text or pips only some of them. Each column's change is
+    spread over ``spread`` rows first, so a slightly crooked edge still counts.
+    """
+    # Channels summed by OpenCV: numpy's sum over a 3-channel axis is ten times slower.
+    d = cv2.transform(cv2.absdiff(img[1:], img[:-1]), np.ones((1, 3), np.float32))
+    if spread > 1:
+        d = cv2.blur(d, (1, spread))
+    k = int(q * (d.shape[1] - 1))
+    return np.asarray(np.partition(d, k, axis=1)[:, k], np.float32)
+
+
+def sums(mask: Image, axis: int) -> NDArray[np.int32]:
+    """A 0/1 mask's sums along ``axis`` (1: per row), by OpenCV: numpy's are several
+    times slower on masks this small."""
+    return np.asarray(cv2.reduce(mask, axis, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel())
+
+
+def mostly(mask: Image) -> NDArray[np.bool_]:
+    """Per column of a 0/1 mask, whether more than half of it is set."""
+    return 2 * sums(mask, 0) > mask.shape[0]
+
+
+def card_centre(covered: NDArray[np.bool_], card_w: float, fallback: float) -> float:
+    """Where a card-wide window covers the most ``covered`` columns: robust to a
+    neighbour's edge."""
+    cw = round(card_w * LOW_PX)
+    if np.count_nonzero(covered) < 10 or len(covered) <= cw:
+        return fallback
+    # Every window's count of covered columns, as differences of a running count.
+    run = np.concatenate([[0], np.cumsum(covered, dtype=np.int32)])
+    window = run[cw:] - run[:-cw]
+    first, last = int(np.argmax(window)), len(window) - 1 - int(np.argmax(window[::-1]))
+    return (first + last) / 2 + cw / 2
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A band a zone's reading asks to be read: where the zone view shows a card's
+    top edge (row ``t``, centre ``cx``, zone-local low-res px), how much of the
+    band shows, and whether the edge is certainly a card's."""
+
+    zone: Zone
+    t: float
+    cx: float
+    visible: float
+    certain: bool
+
+
+@dataclass(frozen=True)
+class Stack:
+    """The cards at a zone as its not-mat mask (``fg``, card tops up) shows them: the
+    rows ``top`` to ``bottom``, the columns mostly covered there (``cols``, the first
+    and last ``c0``, ``c1``), the strength of each row's edge (``grad``; empty with
+    no room for a covered card) and the candidate tops (row, certainly a card's),
+    first the stack's top."""
+
+    zone: Zone
+    fg: Image
+    top: float
+    bottom: float
+    cols: NDArray[np.bool_]
+    c0: int
+    c1: int
+    grad: FloatImage
+    tops: list[tuple[float, bool]]
+    profile: DeckProfile
+    th: int  # a whole band's height in template px
+
+    @property
+    def middle(self) -> float:
+        """The middle of the columns the stack covers."""
+        return (self.c0 + self.c1 + 1) / 2
+
+    def shown(self, t: float, below: float) -> tuple[float, int, int]:
+        """All that the ask of the top at ``t`` (the next card found below it at
+        ``below``) depends on: the top, where the rows its centre is taken over end,
+        and its visible height in template px."""
+        visible = min(self.profile.band_mm, below - t - COVER_SLACK_MM)
+        return t, int(t + max(visible, 3)), min(self.th, max(int(visible * TPL_PX), 8))
+
+    def ask(self, t: float, certain: bool, below: float) -> Ask:
+        """The ask of the top at ``t``, the next card found below it at ``below``."""
+        p = self.profile
+        _, end, _ = self.shown(t, below)
+        band_rows = self.fg[int(t) + 1:end]
+        covered = mostly(band_rows) if len(band_rows) else self.cols
+        return Ask(self.zone, t, card_centre(covered, p.card_w, self.middle),
+                   min(p.band_mm, below - t - COVER_SLACK_MM), certain)
+
+    def card_shaped(self, top: float) -> bool:
+        """Whether what lies from ``top`` down is card-wide in most of its rows."""
+        block = self.fg[int(top):int(self.bottom)]
+        return bool(len(block) and (block.mean(axis=0) > 0.8).sum() > 40)
+
+    def strongest_edge(self, lo: int, hi: int) -> float:
+        """The top edge in rows ``lo`` to ``hi`` where the colour steps most."""
+        return _strongest(self.grad, lo, hi)
+
+
+def _strongest(grad: FloatImage, lo: int, hi: int) -> float:
+    """The row boundary in rows ``lo`` to ``hi`` of ``grad`` where the colour steps most."""
+    return float(lo + np.argmax(grad[lo:hi + 1]) + 1)
+
+
+def find_stack(zone: Zone, fg_all: Image, colour_all: FloatImage, profile: DeckProfile,
+               th: int) -> Stack | None:
+    """The stack at ``zone`` in a frame's not-mat mask and true colours (top-down,
+    ``zones``), or ``None`` where nothing there is card-shaped."""
+    p = profile
+    crop = zone_crop(zone, fg_all)
+    # A stack shows at least two rows nearly half a card wide (below): with fewer
+    # pixels set in the whole view, as most zones have, there is none to look for.
+    if cv2.countNonZero(crop) < 2 * 0.45 * p.card_w * LOW_PX:
+        return None
+    fg = turned(zone, crop)
+    if zone.kind != "formation":
+        # Beyond this zone's far end lies another zone's cards (a formation's
+        # first card, the next pile): they are not part of this stack.
+        fg = fg.copy()
+        fg[round((ZONE_MARGIN + zone.rect.h + 1) * LOW_PX):] = 0
+    rows = sums(fg, 1)
+    ok = np.nonzero(rows >= 0.45 * p.card_w * LOW_PX)[0]
+    if len(ok) == 0 or ok[-1] - ok[0] < p.band_mm * 0.8:
+        return None
+    top, bottom = float(ok[0]), float(ok[-1] + 1)
+    cols = mostly(fg[int(top):int(bottom)])
+    ccols = np.nonzero(cols)[0]
+    if len(ccols) < 10:
+        return None
+    c0, c1 = ccols[0], ccols[-1]
+    inner = slice(int(c0 + 0.15 * (c1 - c0)), int(c1 - 0.15 * (c1 - c0)) + 1)
+    # Tops: the stack's top, the last card one card height above the bottom, and
+    # the horizontal edges in between.
+    tops: list[tuple[float, bool]] = [(top, True)]
+    last = bottom - p.card_h * LOW_PX
+    grad: FloatImage = np.zeros(0, np.float32)
+    if last > top + MIN_GAP_MM:
+        grad = edge_rows(zone_view(zone, colour_all)[:, inner])
+        grad = np.convolve(grad, [0.25, 0.5, 0.25], mode="same")
+        lo, hi = int(max(last - 4, top + MIN_GAP_MM)), int(min(last + 4, len(grad) - 1))
+        last = _strongest(grad, lo, hi) if hi > lo else last
+        between = grad[int(top + MIN_GAP_MM):int(last - MIN_GAP_MM + 1)]
+        base = int(top + MIN_GAP_MM)
+        mid = between[1:-1]
+        peaks = (base + 2 + np.nonzero((mid >= between[:-2]) & (mid > between[2:])
+                                       & (mid > MIN_EDGE))[0]).tolist()
+        # Keep the strongest peaks, one per edge; which are cards is decided later.
+        chosen: list[int] = []
+        strength = grad.tolist()
+        for pk in sorted(peaks, key=lambda q: -strength[q - 1]):
+            if all(abs(pk - c) >= PEAK_SEPARATION_MM * LOW_PX for c in chosen):
+                chosen.append(pk)
+        tops += [(float(c), False) for c in sorted(chosen)]
+        tops.append((last, True))
+    return Stack(zone, fg, top, bottom, cols, c0, c1, grad, tops, p, th)

@@ -1,0 +1,146 @@
+"""The deck's templates as bands are compared with them, and a band's views cut alike.
+
+A band is compared on its inner part (INSET_X and INSET_Y inside the card's
+edges), only as high as it shows, often on every other pixel each way. The
+templates are cut so once per visible height, zero-mean and unit-norm, one
+column a token: the views of a band at every small shift, one a row, then meet
+every token in one matrix product (``ncc_rows``).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import cv2
+import numpy as np
+
+from vision.profile import INSET_X, INSET_Y, TPL_PX, DeckProfile, band_px
+from vision.types import FloatImage
+
+IX: Final = round(INSET_X * TPL_PX)  # a band's inner part, px from its side
+IY: Final = round(INSET_Y * TPL_PX)  # and from its top
+LOCAL_SIGMA: Final = 3.0  # px: the neighbourhood a second look stretches the contrast over
+LOCAL_FLOOR: Final = 0.02  # grey level spread (0..1) below which a neighbourhood is flat
+
+
+class Templates:
+    """A profile's templates cut to each visible height (made when first asked)."""
+
+    def __init__(self, profile: DeckProfile) -> None:
+        self.tw, self.th = band_px(profile.card_w, profile.band_mm)  # a whole band, px
+        self._gray = profile.gray
+        self._cut: dict[tuple[int, int], tuple[FloatImage, FloatImage]] = {}
+        self._rows: dict[tuple[int, int], FloatImage] = {}
+        self._dark: dict[int, FloatImage] = {}
+        self._local: dict[int, tuple[FloatImage, FloatImage]] = {}
+        # The deck's average band (its shared layout), at half resolution.
+        mt = np.ascontiguousarray(profile.gray[:, IY:, IX:self.tw - IX].mean(axis=0),
+                                  np.float32)
+        self.mean_half = cv2.resize(mt, (mt.shape[1] // 2, mt.shape[0] // 2),
+                                    interpolation=cv2.INTER_AREA)
+
+    def visible_px(self, visible_mm: float) -> int:
+        """A band's visible height in template px (at least 8, at most a whole band)."""
+        return min(self.th, max(int(visible_mm * TPL_PX), 8))
+
+    def view_shape(self, hv: int) -> tuple[int, int]:
+        """(rows, columns) of a band's inner part at visible height ``hv``."""
+        return hv - IY, self.tw - 2 * IX
+
+    def normalised(self, hv: int, step: int = 1) -> tuple[FloatImage, FloatImage]:
+        """Templates cut to the visible height (every ``step``-th pixel each way): raw,
+        and zero-mean unit-norm columns."""
+        if (hv, step) not in self._cut:
+            raw = np.ascontiguousarray(self._gray[:, IY:hv:step, IX:self.tw - IX:step].reshape(
+                len(self._gray), -1))
+            tpl = raw - raw.mean(axis=1, keepdims=True)
+            tpl /= np.linalg.norm(tpl, axis=1, keepdims=True) + 1e-6
+            self._cut[hv, step] = (raw, np.ascontiguousarray(tpl.T))
+        return self._cut[hv, step]
+
+    def rows(self, hv: int, step: int = 1) -> FloatImage:
+        """The zero-mean unit-norm templates one per row, for picking a few of them."""
+        if (hv, step) not in self._rows:
+            self._rows[hv, step] = np.ascontiguousarray(self.normalised(hv, step)[1].T)
+        return self._rows[hv, step]
+
+    def dark(self, hv: int) -> FloatImage:
+        """Per token, the level of its darkest print (its 2nd percentile) at height ``hv``."""
+        if hv not in self._dark:
+            raw, _ = self.normalised(hv)
+            k = raw.shape[1] // 50
+            self._dark[hv] = np.partition(raw, k, axis=1)[:, k].copy()
+        return self._dark[hv]
+
+    def local(self, hv: int) -> tuple[FloatImage, FloatImage]:
+        """The templates with their contrast stretched locally, one per row: as they
+        are, and zero-mean unit-norm."""
+        if hv not in self._local:
+            raw, _ = self.normalised(hv)
+            shape = self.view_shape(hv)
+            loc = np.stack([local_contrast(t.reshape(shape)).ravel() for t in raw])
+            self._local[hv] = (loc, unit_rows(loc))
+        return self._local[hv]
+
+    def views(self, gray: FloatImage, tx: int, ty: int, hv: int, s: int,
+              step: int = 1) -> FloatImage:
+        """The band's inner part at every shift within ``s`` px of (tx, ty), one per row
+        (every ``step``-th pixel each way)."""
+        hh, ww = self.view_shape(hv)
+        y0, x0 = ty + IY - s, tx + IX - s
+        pad = max(0, -y0, -x0, y0 + hh + 2 * s - gray.shape[0], x0 + ww + 2 * s - gray.shape[1])
+        if pad:
+            gray = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+            y0, x0 = y0 + pad, x0 + pad
+        return windows(gray[y0:, x0:], 2 * s + 1, 2 * s + 1, hh, ww, step)
+
+    def looks(self, grays: FloatImage, which: list[int], places: list[tuple[int, int]],
+              hv: int) -> FloatImage:
+        """The views (on every other pixel each way) of the bands ``grays[which]`` with
+        their index placed at ``places``, one per row; beyond a band's edge its edge
+        pixels repeat (as ``views`` pads)."""
+        _, hgt, wid = grays.shape
+        xy = np.array(places, np.intp).reshape(-1, 2)
+        rows = np.clip(xy[:, 1:] + IY + np.arange(0, hv - IY, 2), 0, hgt - 1)
+        cols = np.clip(xy[:, :1] + IX + np.arange(0, self.tw - 2 * IX, 2), 0, wid - 1)
+        flat = (np.array(which, np.intp)[:, None] * hgt + rows) * wid
+        return np.take(grays, flat[:, :, None] + cols[:, None, :]).reshape(len(xy), -1)
+
+
+def windows(img: FloatImage, ny: int, nx: int, hh: int, ww: int, step: int = 1,
+            ) -> FloatImage:
+    """The ``hh`` x ``ww`` windows of ``img`` at the ``ny`` x ``nx`` top-left corners
+    nearest its own, one per row, y-major (every ``step``-th pixel each way)."""
+    rs, cs = img.strides
+    win = np.lib.stride_tricks.as_strided(
+        img, (ny, nx, (hh + step - 1) // step, (ww + step - 1) // step),
+        (rs, cs, rs * step, cs * step), writeable=False)
+    return np.ascontiguousarray(win).reshape(ny * nx, -1)
+
+
+def ncc_rows(v: FloatImage, t: FloatImage) -> FloatImage:
+    """Each row of ``v`` correlated with each zero-mean unit-norm column of ``t``.
+
+    ``t`` being zero-mean, the rows need no mean taken off for the product, only
+    for their norm.
+    """
+    # Row sums by OpenCV: numpy's pairwise summation is several times slower here.
+    s = cv2.reduce(v, 1, cv2.REDUCE_SUM)[:, 0]
+    ss = cv2.reduce(cv2.multiply(v, v), 1, cv2.REDUCE_SUM)[:, 0]
+    norm = np.sqrt(np.maximum(ss - s * s / v.shape[1], 1e-12))
+    return np.asarray((v @ t) / norm[:, None], np.float32)
+
+
+def unit_rows(v: FloatImage) -> FloatImage:
+    """Each row less its mean, scaled to unit length (a new array)."""
+    v = v - v.mean(axis=1, keepdims=True)
+    v /= np.sqrt(np.einsum("ij,ij->i", v, v))[:, None] + 1e-6
+    return v
+
+
+def local_contrast(img: FloatImage) -> FloatImage:
+    """Each pixel's difference from its neighbourhood's mean over the neighbourhood's
+    spread: a pale numeral then weighs as much as black print."""
+    d = img - cv2.GaussianBlur(img, (0, 0), LOCAL_SIGMA)
+    return np.asarray(d / (np.sqrt(cv2.GaussianBlur(d * d, (0, 0), LOCAL_SIGMA)) + LOCAL_FLOOR),
+                      np.float32)
