@@ -2,7 +2,8 @@
 
 For bring-up: each step says what the line should show and reads back what the
 board shows (PWM levels on the direct board, the strip's pixels on the Pico),
-so it works just as well off the Pi with mock pins.
+so it works just as well off the Pi with mock pins. It speaks the system's
+language (``--language`` for another), as the companion does.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from companion.i18n import LANGUAGES, N_, _, ngettext, set_language
 from hardware import looks
 from hardware.config import BOARDS, RGB, ConfigError, LightsConfig
 from hardware.factory import LightsUnavailable, open_lights, resolve_board
@@ -25,14 +27,14 @@ from hardware.picture import write_png
 from hardware.states import ButtonEvent, FlagState
 
 S = FlagState
-STATE_WORDS = {
-    S.OFF: "off",
-    S.CLAIMABLE_NORTH: "claimable by north (dim north colour)",
-    S.CLAIMABLE_SOUTH: "claimable by south (dim south colour)",
-    S.CLAIMED_NORTH: "claimed by north (full north colour)",
-    S.CLAIMED_SOUTH: "claimed by south (full south colour)",
-    S.ATTENTION: "attention (blinking amber)",
-    S.UNCERTAIN: "uncertain reading (slow white pulse)",
+STATE_WORDS = {  # translated where shown
+    S.OFF: N_("off"),
+    S.CLAIMABLE_NORTH: N_("claimable by north (dim north colour)"),
+    S.CLAIMABLE_SOUTH: N_("claimable by south (dim south colour)"),
+    S.CLAIMED_NORTH: N_("claimed by north (full north colour)"),
+    S.CLAIMED_SOUTH: N_("claimed by south (full south colour)"),
+    S.ATTENTION: N_("attention (blinking amber)"),
+    S.UNCERTAIN: N_("uncertain reading (slow white pulse)"),
 }
 
 
@@ -46,6 +48,8 @@ def _parser() -> argparse.ArgumentParser:
     test.add_argument("--config", type=Path, help="a TOML file whose [lights] table to use")
     test.add_argument("--step", type=float, default=1.0, help="seconds per step (default 1)")
     test.add_argument("--png", type=Path, help="also save a picture of each step's lights")
+    test.add_argument("--language", choices=["auto", *LANGUAGES], default="auto",
+                      help="the language the steps are said in (default: the system's)")
     test.add_argument("--listen", type=float, default=0.0,
                       help="then print button presses for this many seconds")
     return parser
@@ -97,53 +101,60 @@ def walk(lights: FlagLights, step: float, say: Callable[[str], None]) -> list[li
         time.sleep(seconds)
 
     lights.self_test()
-    show("self-test: sweep in north, south, white",
+    show(_("self-test: sweep in north, south, white"),
          max(step, looks.SELFTEST_MS / 1000) if step else 0)
     lights.clear_effect()  # with a short --step the sweep would hide the states
     for state in S:
         lights.set_all([state] * looks.FLAGS)
-        show(f"all flags {STATE_WORDS[state]}")
+        show(_("all flags {state}").format(state=_(STATE_WORDS[state])))
     for flag in range(1, looks.FLAGS + 1):
         lights.set_all([S.CLAIMED_NORTH if i == flag else S.OFF for i in range(1, 10)])
-        show(f"flag {flag} alone, claimed by north", step / 3)
+        show(_("flag {flag} alone, claimed by north").format(flag=flag), step / 3)
     lights.set_all([S.CLAIMED_NORTH, S.CLAIMABLE_NORTH, S.OFF, S.ATTENTION, S.UNCERTAIN,
                     S.OFF, S.CLAIMABLE_SOUTH, S.CLAIMED_SOUTH, S.CLAIMED_SOUTH])
-    show("a game in progress: N n . ! ? . s S S")
+    show(_("a game in progress: N n . ! ? . s S S"))
     lights.won("north", "breakthrough")
-    show("won by north, breakthrough (a light runs along)", step * 2)
+    show(_("won by north, breakthrough (a light runs along)"), step * 2)
     lights.won("south", "envelopment")
-    show("won by south, envelopment (the line flashes)", step * 2)
+    show(_("won by south, envelopment (the line flashes)"), step * 2)
     lights.idle()
-    show("idle (a slow dim wave)", step * 2)
+    show(_("idle (a slow dim wave)"), step * 2)
     lights.clear_effect()
     lights.set_all([S.OFF] * looks.FLAGS)
-    show("all off", 0)
+    show(_("all off"), 0)
     return seen
 
 
 def _listen(lights: FlagLights, seconds: float, say: Callable[[str], None]) -> None:
-    say(f"press the buttons: listening for {seconds:g} s")
+    say(_("press the buttons: listening for {seconds:g} s").format(seconds=seconds))
     deadline = time.monotonic() + seconds
     while (left := deadline - time.monotonic()) > 0:
         try:
             event: ButtonEvent = lights.events.get(timeout=left)
         except queue.Empty:
             break
-        where = f" at flag {event.flag}" if event.flag else ""
-        say(f"  {event.player} {'held' if event.held else 'pressed'}{where}")
+        player = _("north") if event.player == "north" else _("south")
+        if event.flag:
+            text = (_("{player} held at flag {flag}") if event.held
+                    else _("{player} pressed at flag {flag}"))
+        else:
+            text = _("{player} held") if event.held else _("{player} pressed")
+        say("  " + text.format(player=player, flag=event.flag))
 
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
+    set_language(args.language)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(message)s")
     try:
         config = _config(args)
     except (ConfigError, OSError, tomllib.TOMLDecodeError) as e:
-        print(f"lights: bad configuration: {e}", file=sys.stderr)
+        print(_("lights: bad configuration: {error}").format(error=e), file=sys.stderr)
         return 2
     board = resolve_board(config)
     config = replace(config, board=board)  # decide 'auto' once
-    print(f"lights test on the {board} board (step {args.step:g} s)")
+    print(_("lights test on the {board} board (step {step:g} s)").format(board=board,
+                                                                       step=args.step))
     try:
         lights = open_lights(config)
     except LightsUnavailable as e:
@@ -155,19 +166,21 @@ def main(argv: list[str]) -> int:
 
             assert isinstance(lights, SerialLights)
             if not lights.flush(10):
-                print("lights: no Pico answered within 10 s; see the messages above and "
-                      "firmware/README.md", file=sys.stderr)
+                print(_("lights: no Pico answered within 10 s; see the messages above and "
+                        "firmware/README.md"), file=sys.stderr)
                 return 1
             info = lights.board
             if info is not None:
-                print(f"board: {info.name} {info.version} on {lights.port_path}, "
-                      f"{info.pixels} pixels")
+                print(ngettext("board: {name} {version} on {port}, {n} pixel",
+                               "board: {name} {version} on {port}, {n} pixels", info.pixels)
+                      .format(name=info.name, version=info.version, port=lights.port_path,
+                              n=info.pixels))
         seen = walk(lights, args.step, print)
         if args.png is not None and any(seen):
             per_flag = max(1, max(len(row) for row in seen) // looks.FLAGS)
             write_png(args.png, seen, per_flag)
-            print(f"picture of each step: {args.png}")
+            print(_("picture of each step: {path}").format(path=args.png))
         if args.listen > 0:
             _listen(lights, args.listen, print)
-    print("done")
+    print(_("done"))
     return 0
