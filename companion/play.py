@@ -10,10 +10,11 @@ import sys
 from collections.abc import Callable
 
 from companion.bots import BOTS, Bot
+from companion.i18n import N_, _, ngettext
 from companion.rules.actions import Action, Chance, Claim, Draw, EndTurn
 from companion.rules.claims import Ruling
 from companion.rules.formations import Strength
-from companion.rules.game import Dealer, GameState, Outcome
+from companion.rules.game import Dealer, Ending, GameState, Outcome
 from companion.rules.match import Match
 from companion.rules.position import PLAYERS, Player, Position
 
@@ -75,10 +76,20 @@ def play_game(
 
 
 def result_line(outcome: Outcome) -> str:
+    """The game's result in the language shown (``companion.i18n``)."""
     north, south = outcome.flags
     if outcome.winner is None:
-        return f"Draw: {north} flags each."
-    return f"{outcome.winner} wins by {outcome.ending.value} ({north}–{south} in flags)."
+        return ngettext("Draw: {n} flag each.", "Draw: {n} flags each.", north).format(n=north)
+    side = _("north") if outcome.winner is Player.NORTH else _("south")
+    template = {
+        Ending.BREAKTHROUGH: N_("{side} wins by breakthrough ({north}–{south} in flags)."),
+        Ending.ENVELOPMENT: N_("{side} wins by envelopment ({north}–{south} in flags)."),
+    }.get(outcome.ending, N_("{side} wins with more flags ({north}–{south} in flags)."))
+    return _(template).format(side=side, north=north, south=south)
+
+
+def match_line(north: int, south: int) -> str:
+    return _("Match score: north {north}, south {south}").format(north=north, south=south)
 
 
 def main(argv: list[str]) -> int:
@@ -107,6 +118,6 @@ def main(argv: list[str]) -> int:
         print(result_line(state.outcome))
         match = match.record(state.outcome)
         north, south = match.score
-        print(f"Match score: north {north}, south {south}")
+        print(match_line(north, south))
     sys.stdout.flush()
     return 0

@@ -38,6 +38,7 @@ from companion.journal import (
     set_aside,
     variant_json,
 )
+from companion.play import match_line
 from companion.rules.battlefield import Setup
 from companion.rules.game import Outcome
 from companion.rules.match import Match
@@ -456,7 +457,7 @@ def _simulated_match(
                 f"corrected {report.corrections} readings)"
             )
         score = score.record(outcome)
-        print(f"Match score: north {score.score[0]}, south {score.score[1]}")
+        print(match_line(*score.score))
         if not _between_games(companion, touchscreen, more=game + 1 < games):
             return 0
     return 0
@@ -561,7 +562,7 @@ def _camera_game(
             if companion.outcome is not None:
                 print(result_line(companion.outcome))
                 score = score.record(companion.outcome)
-                print(f"Match score: north {score.score[0]}, south {score.score[1]}")
+                print(match_line(*score.score))
             if ended or companion.outcome is None or not _between_games(
                     companion, touchscreen, more=touchscreen is not None):
                 return 0
