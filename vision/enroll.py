@@ -1,9 +1,8 @@
 """Enrol a physical deck: one photo per card, named by its token, becomes a profile.
 
 Each photo shows one card upright (index at the top) on any table: wood, cloth,
-a pattern, the mat. The card is found by its outline (a four-sided shape of the
-card's proportions whose sides stand out from both their neighbours), located at
-a few hundred pixels and refined at full resolution, then flattened. The colour
+a pattern, the mat. The card is found by its outline (``vision.outline``) and
+flattened; a photo that cannot be used is refused with what to change. The colour
 of a photo's light is taken from what every card of the deck shares (its paper,
 its border: ``balance_deck``), never from the table; on the mat (live
 enrolment) the mat's printed fill is known and is the reference.
@@ -25,13 +24,13 @@ from companion.rules.errors import NotationError
 from vision.balance import balance_deck, table_colour
 from vision.calibrate import Calibration
 from vision.mat import CARD_H, CARD_W
+from vision.outline import EDGES, WARP_PX, find_outline, flatten, order_corners
 from vision.profile import DeckProfile, ProfileError, profile_from_cards
 from vision.render_mat import FILL, render_mat
 from vision.sources.base import FramePair, FrameSource
 from vision.types import FloatImage, Image
 
 PHOTO_SUFFIXES: Final = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
-WARP_PX: Final = 6.0  # px/mm of the flattened card
 # Mean level difference under which two cut-outs are one card: a card left lying
 # differs only by noise (a re-laid one of the same card ~12, two different cards >= 19).
 SAME_CARD_DIFF: Final = 15.0
@@ -90,306 +89,6 @@ def load_image(path: Path) -> Image:
     return _orient(img, _exif_orientation(data[:65536].tobytes()))
 
 
-def _order_corners(pts: np.ndarray) -> np.ndarray:
-    """TL, TR, BR, BL of a portrait card photographed upright."""
-    pts = pts[np.argsort(pts[:, 1])]
-    top, bottom = pts[:2], pts[2:]
-    tl, tr = top[np.argsort(top[:, 0])]
-    bl, br = bottom[np.argsort(bottom[:, 0])]
-    return np.array([tl, tr, br, bl], np.float32)
-
-
-FIND_PX: Final = 800  # longer side of the image the outline is looked for in
-EDGES: Final = ("top", "right", "bottom", "left")
-EDGE_SHARE: Final = 0.6  # of a side's strongest step across it that a card's edge makes
-
-
-def _cyclic(quad: np.ndarray) -> np.ndarray:
-    """A quadrilateral's corners clockwise (in image axes) from the one whose
-    following side is the card's top: the shorter pair of sides are top and bottom."""
-    c = quad.mean(axis=0)
-    q = quad[np.argsort(np.arctan2(quad[:, 1] - c[1], quad[:, 0] - c[0]))]
-    sides = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
-    start = 0 if sides[0] + sides[2] < sides[1] + sides[3] else 1
-    mid_y = [(q[k, 1] + q[(k + 1) % 4, 1]) / 2 for k in (start, start + 2)]
-    start += 2 if mid_y[1] < mid_y[0] else 0
-    return np.roll(q, -start, axis=0).astype(np.float32)
-
-
-def _side_contrast(img: FloatImage, a: np.ndarray, b: np.ndarray, d: float) -> FloatImage:
-    """Colour difference across the segment a-b at 24 points: inside minus outside
-    (``d`` pixels either side; clockwise corners put the outside on the left)."""
-    t = np.linspace(0.1, 0.9, 24, dtype=np.float32)[:, None]
-    p = a + (b - a) * t
-    n = np.array([(b - a)[1], -(b - a)[0]], np.float32) / max(float(np.linalg.norm(b - a)), 1e-6)
-    pts = np.concatenate([p - d * n, p + d * n]).astype(np.float32)
-    vals = cv2.remap(img, pts[:, :1], pts[:, 1:], cv2.INTER_LINEAR,
-                     borderMode=cv2.BORDER_REPLICATE)[:, 0]
-    return np.abs(vals[:24] - vals[24:]).sum(axis=1)
-
-
-def _card_shaped(q: np.ndarray, aspect: float) -> bool:
-    """Whether a clockwise quad (card top first) may be a card of ``aspect`` seen
-    tilted up to about 20°: opposite sides within a factor, corners near square."""
-    sides = np.roll(q, -1, axis=0) - q
-    lens = np.linalg.norm(sides, axis=1)
-    if lens.min() < 12:
-        return False
-    if max(lens[0] / lens[2], lens[2] / lens[0], lens[1] / lens[3], lens[3] / lens[1]) > 1.6:
-        return False
-    if not 0.85 < (lens[0] + lens[2]) / (lens[1] + lens[3]) / aspect < 1.18:
-        return False
-    cos = [abs(float(sides[k] @ sides[k - 1])) / (lens[k] * lens[k - 1]) for k in range(4)]
-    return max(cos) < 0.5
-
-
-def _support(img: FloatImage, q: np.ndarray, contrast: float = 30.0) -> float:
-    """How much of a quad's outline is a sharp colour edge: the mean share of each
-    side that stands out, 0 if a side barely does."""
-    shares = [float((_side_contrast(img, q[k], q[(k + 1) % 4], 1.5) > contrast).mean())
-              for k in range(4)]
-    return float(np.mean(shares)) if min(shares) >= 0.5 else 0.0
-
-
-def _grow(img: FloatImage, small: Image, q: np.ndarray, aspect: float) -> np.ndarray | None:
-    """The outline just outside a card-shaped quad, if each of its sides has a sharp
-    straight edge beyond it: a frame printed inside a card found before the card."""
-    lines = []
-    for k in range(4):
-        a, b = q[k], q[(k + 1) % 4]
-        length = float(np.linalg.norm(b - a))
-        n = np.array([(b - a)[1], -(b - a)[0]], np.float32) / length
-        offs = np.arange(3, max(6, round(0.1 * length)), dtype=np.float32)
-        t = np.linspace(0.15, 0.85, 24, dtype=np.float32)
-        base = a + (b - a) * t[:, None]
-        pts = base[:, None, None] + (offs[None, :, None, None] + np.array(
-            [-1.5, 1.5], np.float32)[None, None, :, None]) * n
-        vals = cv2.remap(img, pts[..., 0].reshape(len(t), -1), pts[..., 1].reshape(len(t), -1),
-                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(
-                             len(t), len(offs), 2, -1)
-        share = (np.abs(vals[:, :, 0] - vals[:, :, 1]).sum(axis=2) > 15).mean(axis=0)
-        # Past the quad's own edge, the middle of the next run of sharp edge.
-        hit = share >= 0.75
-        past = np.nonzero(~hit)[0]
-        run = np.nonzero(hit[past[0]:])[0] + past[0] if len(past) else []
-        if not len(run):
-            return None
-        end = run[0] + int(np.argmin(np.append(hit[run[0]:], False)))
-        lines.append((a + offs[(run[0] + end - 1) // 2] * n, (b - a) / length))
-    corners = []
-    for k in range(4):
-        (p, u), (r, v) = lines[k - 1], lines[k]
-        m = np.array([u, -v]).T
-        if abs(np.linalg.det(m)) < 1e-6:
-            return None
-        corners.append(p + np.linalg.solve(m, r - p)[0] * u)
-    grown = np.array(corners, np.float32)
-    for reach in (3.0, 2.0):
-        grown, _ = _refine(small, grown, reach)
-    return grown if _card_shaped(grown, aspect) else None
-
-
-def _quads(contour: np.ndarray) -> list[np.ndarray]:
-    hull = cv2.convexHull(contour)
-    out = [cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)]
-    for eps in (0.01, 0.02, 0.04, 0.07):
-        quad = cv2.approxPolyDP(hull, eps * cv2.arcLength(hull, True), True).reshape(-1, 2)
-        if len(quad) == 4:
-            out.append(quad.astype(np.float32))
-    return out
-
-
-def _regions(small: Image) -> list[np.ndarray]:
-    """Outlines of regions that may be the card: holes in edge maps (the card's
-    outline encloses it whatever lies around it) and parts unlike the table's colours."""
-    h, w = small.shape[:2]
-    out: list[np.ndarray] = []
-    blur = cv2.GaussianBlur(small, (0, 0), 1.2)
-    for lo, hi in ((40, 120), (20, 60)):
-        edges: Image = np.zeros((h, w), np.uint8)
-        for ch in cv2.split(blur):
-            edges |= cv2.Canny(ch, lo, hi)
-        edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-        edges[0, :], edges[-1, :], edges[:, 0], edges[:, -1] = 255, 255, 255, 255
-        found, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-        out.extend(found)
-        # The card's outline with its print filled in, the thin lines that touch it
-        # (seams, a pattern's lines) opened away: when print crosses the card's
-        # frame, no single hole is bounded by the outline.
-        edges[0, :], edges[-1, :], edges[:, 0], edges[:, -1] = 0, 0, 0, 0
-        found, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        solid = cv2.drawContours(np.zeros((h, w), np.uint8), found, -1, 255, -1)
-        k = max(5, min(h, w) // 50)
-        solid = cv2.morphologyEx(solid, cv2.MORPH_OPEN,
-                                 cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-        found, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        out.extend(found)
-    # Colours the border of the photo shows (the table: plain, wood or a print)
-    # and what has none of them: a histogram of the border, projected back.
-    lab = cv2.cvtColor(cv2.GaussianBlur(small, (0, 0), 2.5), cv2.COLOR_BGR2Lab)
-    ring = np.zeros((h, w), np.uint8)
-    cv2.rectangle(ring, (0, 0), (w - 1, h - 1), 255, 12)
-    bins, ranges = [16, 16, 16], [0, 256, 0, 256, 0, 256]
-    hist = cv2.calcHist([lab], [0, 1, 2], ring, bins, ranges)
-    # Neighbouring bins too: the light changes across a table.
-    hist = cv2.dilate(hist.reshape(16, -1), np.ones((3, 3), np.float32)).reshape(hist.shape)
-    hist = np.maximum(hist, np.maximum(np.roll(hist, 1, 0), np.roll(hist, -1, 0)))
-    table = cv2.calcBackProject([lab], [0, 1, 2], (hist > 0.0005 * ring.sum() / 255).astype(
-        np.float32), ranges, 1.0)
-    mask = (table == 0).astype(np.uint8) * 255
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    found, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out.extend(found)
-    return out
-
-
-def _locate(small: Image, aspect: float, name: str) -> np.ndarray:
-    """The card's corners (clockwise from top-left) in a small image, or a
-    ProfileError that says what to change."""
-    h, w = small.shape[:2]
-    img = cv2.GaussianBlur(small, (0, 0), 1.0).astype(np.float32)
-    best: list[tuple[float, float, np.ndarray]] = []
-    seen: list[np.ndarray] = []
-    cut: dict[tuple[str, ...], float] = {}
-    sideways = 0.0
-    for contour in _regions(small):
-        area = cv2.contourArea(contour)
-        if not 0.015 * h * w < area < 0.8 * h * w:
-            continue
-        x, y, bw, bh = cv2.boundingRect(contour)
-        touch = tuple(e for e, t in zip(EDGES, (y <= 2, x + bw >= w - 2, y + bh >= h - 2,
-                                                 x <= 2), strict=True) if t)
-        if touch:
-            # Part of something cut off by the frame: the card, if its
-            # sides away from the frame are straight and stand out.
-            if len(touch) <= 2 and {"top", "bottom"} - set(touch) and {"left", "right"} - set(
-                    touch):
-                # Its hull, not the region: print inside a card splits its inside.
-                hull = cv2.convexHull(contour)
-                rect = cv2.minAreaRect(hull)
-                hull_area = cv2.contourArea(hull)
-                if hull_area > 0.04 * h * w and hull_area > 0.85 * rect[1][0] * rect[1][1]:
-                    cut[touch] = max(cut.get(touch, 0.0), hull_area)
-            continue
-        for quad in _quads(contour):
-            q = _cyclic(quad)
-            top = q[1] - q[0]
-            upright = _card_shaped(q, aspect) and abs(top[0]) > abs(top[1])
-            if not _card_shaped(q, aspect):  # (card-shaped but not upright: sideways)
-                continue
-            if any(np.abs(q - o).max() < 2 for o in seen):
-                continue
-            seen.append(q)
-            # Each side moved onto the sharpest edge near it first: an outline
-            # taken round a shadow, or a few pixels off, is judged where it belongs.
-            for reach in (4.0, 2.0):
-                q, _ = _refine(small, q, reach)
-            s = _support(img, q)
-            if upright and _card_shaped(q, aspect):
-                best.append((s, cv2.contourArea(q), q))
-                g = q
-                for _ in range(2):  # a card may print two frames
-                    grown = _grow(img, small, g, aspect) if s >= 0.75 else None
-                    if grown is None:
-                        break
-                    # Fainter will do: a straight edge just outside a card-shaped one.
-                    g, s = grown, _support(img, grown, 15.0)
-                    best.append((s, cv2.contourArea(g), g))
-            elif not upright and s >= 0.75:
-                sideways = max(sideways, cv2.contourArea(q))
-    good = [b for b in best if b[0] >= 0.75]
-    if good and max(b[1] for b in good) > sideways:
-        # The card's outline, not a frame printed inside it: the largest that fits.
-        return max(good, key=lambda b: b[1])[2]
-    if sideways:
-        raise ProfileError(f"{name}: the card lies sideways; turn it (or the phone) so "
-                           "that it stands upright, index at the top")
-    if cut:
-        edges = max(cut, key=lambda k: cut[k])
-        which = " and ".join(edges)
-        raise ProfileError(f"{name}: the card's {which} edge{'s are' if len(edges) > 1 else ' is'}"
-                           " outside the photo: step back or move the phone so that the "
-                           "whole card is in view")
-    raise ProfileError(f"{name}: no card found (no card-shaped outline: lay the card flat, "
-                       "the whole card in view, on a surface unlike the card's edge)")
-
-
-def _refine(img: Image, quad: np.ndarray, reach: float) -> tuple[np.ndarray, float]:
-    """Corners located within ``reach`` px of ``quad`` at full resolution: each side
-    a line fitted to where the colour changes most across it; and the edges'
-    median width in px (how blurred the photo is)."""
-    lines, widths = [], []
-    r = max(3, round(reach))
-    offs = np.arange(-r, r + 1, dtype=np.float32)
-    for k in range(4):
-        a, b = quad[k], quad[(k + 1) % 4]
-        length = float(np.linalg.norm(b - a))
-        tang = (b - a) / length
-        n = np.array([tang[1], -tang[0]], np.float32)  # outward
-        t = np.linspace(0.1, 0.9, 48, dtype=np.float32)
-        base = a + (b - a) * t[:, None]
-        # Five profiles a pixel or two apart along the side, averaged against noise.
-        along = np.linspace(-2, 2, 5, dtype=np.float32)
-        pts = (base[:, None, None] + along[None, :, None, None] * tang
-               + offs[None, None, :, None] * n)
-        mx, my = pts[..., 0].reshape(-1, len(offs)), pts[..., 1].reshape(-1, len(offs))
-        prof = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        prof = prof.astype(np.float32).reshape(len(t), len(along), len(offs), -1).mean(axis=1)
-        grad = np.abs(np.diff(prof, axis=1)).sum(axis=2)
-        # The card's edge is the outermost strong step: a frame printed inside it
-        # may step more (dark ink on white paper against a mid-grey table).
-        strong_at = grad >= EDGE_SHARE * grad.max(axis=1, keepdims=True)
-        peak = grad.shape[1] - 1 - np.argmax(strong_at[:, ::-1], axis=1)
-        strong = grad.max(axis=1) > 0.5 * float(np.median(grad.max(axis=1)))
-        pos = peak + 0.5 - r  # diff sits between samples
-        i = np.clip(peak, 1, grad.shape[1] - 2)
-        rows = np.arange(len(t))
-        g0, g1, g2 = grad[rows, i - 1], grad[rows, i], grad[rows, i + 1]
-        den = g0 - 2 * g1 + g2
-        pos = pos + np.where(np.abs(den) > 1e-6, 0.5 * (g0 - g2) / np.where(
-            np.abs(den) > 1e-6, den, 1.0), 0.0)
-        edge_pts = base + pos[:, None] * n
-        keep = strong & (np.abs(pos) < r - 1)
-        if keep.sum() < 8:
-            lines.append((a, tang))
-            continue
-        vx, vy, x0, y0 = cv2.fitLine(edge_pts[keep].astype(np.float32), cv2.DIST_HUBER, 0, 0.01,
-                                     0.01).ravel()
-        lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
-        half = grad >= 0.5 * grad.max(axis=1, keepdims=True)
-        widths.extend(half[keep].sum(axis=1).tolist())
-    corners = []
-    for k in range(4):
-        (p, u), (q, v) = lines[k - 1], lines[k]
-        m = np.array([u, -v]).T
-        if abs(np.linalg.det(m)) < 1e-6:
-            corners.append(quad[k])
-            continue
-        s = np.linalg.solve(m, q - p)
-        corners.append(p + s[0] * u)
-    width = float(np.median(widths)) if widths else 0.0
-    return np.array(corners, np.float32), width
-
-
-def _flatten(img: Image, corners: np.ndarray, card_w: float, card_h: float) -> Image:
-    """The card inside ``corners`` (TL, TR, BR, BL) warped flat at WARP_PX px/mm."""
-    out_w, out_h = round(card_w * WARP_PX), round(card_h * WARP_PX)
-    px_mm = float(np.linalg.norm(corners[3] - corners[0])) / card_h
-    x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 2
-    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 3
-    x0, y0 = max(x0, 0), max(y0, 0)
-    crop, pts = img[y0:y1, x0:x1], corners - np.array([x0, y0], np.float32)
-    if px_mm > 1.5 * WARP_PX:  # area-average first: a 12 MP card is far finer than the warp
-        f = 1.5 * WARP_PX / px_mm
-        crop = cv2.resize(crop, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-        pts = pts * f
-    dst = np.array([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]], np.float32)
-    return cv2.warpPerspective(crop, cv2.getPerspectiveTransform(pts.astype(np.float32), dst),
-                               (out_w, out_h), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
-
-
 def find_card(img: Image, card_w: float = CARD_W, card_h: float = CARD_H,
               name: str = "photo", background: Image | None = None) -> Image:
     """The card in a photo, flattened upright (WARP_PX px/mm).
@@ -402,11 +101,7 @@ def find_card(img: Image, card_w: float = CARD_W, card_h: float = CARD_H,
     if background is not None:
         return _find_on_mat(img, card_w, card_h, name, background)
     h, w = img.shape[:2]
-    s = min(1.0, FIND_PX / max(h, w))
-    small = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else img
-    corners = _locate(small, card_w / card_h, name) / s
-    for reach in (2.5 / s + 2, 4.0):
-        corners, width = _refine(img, corners, reach)
+    corners, width = find_outline(img, card_w, card_h, name)
     m = 1.0  # px of slack from the frame's edge
     outside = [e for e, bad in zip(EDGES, (corners[:, 1].min() < m, corners[:, 0].max() > w - m,
                                            corners[:, 1].max() > h - m, corners[:, 0].min() < m),
@@ -421,7 +116,7 @@ def find_card(img: Image, card_w: float = CARD_W, card_h: float = CARD_H,
     if width / px_mm > 2.0:
         raise ProfileError(f"{name}: the photo is too blurred (the card's edges are "
                            f"{width / px_mm:.1f} mm wide): hold still and focus on the card")
-    flat = _flatten(img, corners, card_w, card_h)
+    flat = flatten(img, corners, card_w, card_h)
     # A dark-faced card is no dark photo: its light print still shows. A photo too
     # dark to read has no bright part at all.
     if float(np.percentile(cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY), 99.9)) < 60:
@@ -467,7 +162,7 @@ def _find_on_mat(img: Image, card_w: float, card_h: float, name: str,
     # The outline whose flattened card has the least background along its edges.
     best: tuple[float, Image] | None = None
     for quad in candidates:
-        corners = _order_corners(np.asarray(quad, np.float32))
+        corners = order_corners(np.asarray(quad, np.float32))
         side_w = np.linalg.norm(corners[1] - corners[0])
         side_h = np.linalg.norm(corners[3] - corners[0])
         if side_w > side_h:  # lying on its side: the photo's top is the card's left or right
