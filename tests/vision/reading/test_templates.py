@@ -8,7 +8,7 @@ import pytest
 
 from vision.profile import TPL_PX, builtin_profile
 from vision.reading.placement import REFINE_MM
-from vision.reading.templates import IX, IY, Templates, local_contrast, ncc_rows
+from vision.reading.templates import Templates, local_contrast, ncc_rows
 
 
 @pytest.fixture(scope="module")
@@ -71,4 +71,3 @@ def test_a_pale_numeral_weighs_as_much_as_black_print_once_stretched_locally():
     pale, black = np.abs(out[:, :40]).max(), np.abs(out[:, 40:]).max()
     assert np.abs(img[:, :40] - 0.95).max() < 0.1 * np.abs(img[:, 40:] - 0.95).max()
     assert pale > 0.5 * black
-    assert IX > 0 and IY > 0  # the inner part leaves the card's edges out

@@ -1,0 +1,87 @@
+"""Placing a card's index band exactly, in the full-resolution frame."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.calibrate import Calibrator
+from vision.mat import standard_mat
+from vision.profile import TPL_PX, builtin_profile
+from vision.read import Reader
+from vision.reading.placement import (
+    REFINE_MM,
+    SHIFT_PX,
+    Band,
+    Placed,
+    beyond,
+    hypotheses,
+)
+from vision.reading.stack import Ask
+from vision.reading.zones import LOW_PX, ZONE_MARGIN, top_down
+from vision.synth import Camera, Conditions, lay_table, photograph
+
+M = round(REFINE_MM * TPL_PX)
+
+
+@pytest.fixture(scope="module")
+def reader() -> Reader:
+    return Reader(builtin_profile("classic"))
+
+
+@pytest.mark.parametrize(("du", "dv"), [(2.5, 3.0), (-3.0, -2.0), (0.0, 0.0)])
+def test_a_band_asked_for_a_few_mm_off_is_placed_on_the_card(reader, du, dv):
+    # Where the low-resolution view puts a band is a millimetre or more off; the band
+    # is found in its warp, named, and its corners lie where the card's do.
+    zone = next(z for z in standard_mat().zones if z.name == "flag3.south")
+    rng = np.random.default_rng(31)
+    table = lay_table({zone.name: ["O7"]}, "classic", rng, crooked_deg=2.5)
+    frame = photograph(table, Camera(tilt_x_deg=3.0, yaw_deg=-1.0, fill=0.92),
+                       Conditions(noise=2.0, blur=0.5, jpeg=92), rng).image
+    calib = Calibrator().update(frame)
+    light = reader.light.fit(top_down(frame, calib, reader.low_size))
+    (x0, y0), (x1, y1) = table.cards[0].corners[:2]
+    r = zone.rect
+    t = ((y0 + y1) / 2 - r.y + ZONE_MARGIN) * LOW_PX  # the top edge, zone-local px
+    cx = ((x0 + x1) / 2 - r.x + ZONE_MARGIN) * LOW_PX
+    ask = Ask(zone, t + dv, cx + du, 16.0, True)
+    rd, = reader._read_bands([ask], frame, calib.mat_to_frame, light)
+    assert rd is not None and rd.token == "O7" and rd.confidence >= 0.75
+    for got, want in zip(rd.corners[:2], table.cards[0].corners[:2], strict=True):
+        assert np.hypot(got[0] - want[0], got[1] - want[1]) < 0.8
+
+
+def test_a_band_moved_onto_its_index_has_it_at_its_warps_corner(reader):
+    # Warped again around where its index was found, a band's index lies where an
+    # index found in place lies (REFINE_MM in from the warp's corner), at any tilt.
+    placer = reader.placer
+    ask = Ask(standard_mat().zones[0], 10.0, 40.0, 16.0, True)
+    band = Band(ask, 12.5, 7.25, np.eye(3), 32, np.ones(3, np.float32))
+    for slope in (-0.05, 0.0, 0.031):
+        pl = Placed(slope, np.zeros(0), np.ones(3), np.zeros(0), 14, 3, np.zeros(0),
+                    np.zeros(0))
+        moved = placer.moved(band, pl)
+        want = placer.band_matrix(band.u0, band.v0, slope) @ [14, 3, 1.0]
+        got = placer.band_matrix(moved.u0, moved.v0, slope) @ [M, M, 1.0]
+        assert got == pytest.approx(want, abs=1e-9)
+
+
+def test_placements_the_shift_search_covers_are_looked_at_once():
+    # The layout's place, and each strong line's row under it and under the side edges.
+    got = hypotheses((20, 11), [9, 30], 21)
+    # (20, 11), (20, 10) and (21, 10) lie within a pixel of each other: one is kept.
+    assert len([p for p in got if p[1] < 20]) == 1
+    assert len([p for p in got if p[1] > 20]) == 1 and len(got) == 2
+    assert set(got) <= {(20, 11), (20, 10), (21, 10), (20, 31), (21, 31)}
+    assert all(abs(a[0] - b[0]) > SHIFT_PX or abs(a[1] - b[1]) > SHIFT_PX
+               for i, a in enumerate(got) for b in got[i + 1:])
+
+
+@pytest.mark.parametrize(("fits", "way"), [
+    ([0.5, 0.6, 0.7, 0.5, 0.6, 0.9, 0.5, 0.6, 0.7], (1, 0)),  # uphill to the right
+    ([0.5, 0.5, 0.5, 0.6, 0.9, 0.6, 0.5, 0.5, 0.5], (0, 0)),  # a peak in the middle
+    ([0.5, 0.5, 0.5, 0.6, 0.7, 0.6, 0.7, 0.8, 0.7], (0, 1)),  # best at the bottom
+    ([0.5, 0.5, 0.5, 0.6, 0.9, 0.6, 0.7, 0.91, 0.7], (0, 0)),  # a peak just below the middle
+])
+def test_the_search_moves_on_only_while_the_best_fit_lies_beyond(fits, way):
+    assert beyond(np.array(fits, np.float32)) == way

@@ -1,0 +1,106 @@
+"""Finding the cards in a zone's stack on the low-resolution view."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.calibrate import Calibrator
+from vision.mat import standard_mat
+from vision.profile import builtin_profile
+from vision.reading.light import MatLight
+from vision.reading.placement import REFINE_MM
+from vision.reading.stack import card_centre, edge_rows, find_stack
+from vision.reading.templates import Templates
+from vision.reading.zones import LOW_PX, ZONE_MARGIN, not_mat, top_down
+from vision.render_mat import render_mat
+from vision.synth import Camera, Conditions, lay_table, photograph
+
+LAYOUT = standard_mat()
+SIZE = (round(LAYOUT.width * LOW_PX), round(LAYOUT.height * LOW_PX))
+NEAR = REFINE_MM / 2  # low-res px (1 px/mm): half the slack a band is warped with
+STACKS = {"flag4.south": ["R5", "G9", "Y1"], "flag6.north": ["B3", "P10"]}
+
+
+def _zone_local_top(zone, corners) -> tuple[float, float]:
+    """A card's top edge's middle (its corners, mat mm) in the zone's view, low-res px."""
+    (x0, y0), (x1, y1) = corners[0], corners[1]
+    x, y = (x0 + x1) / 2, (y0 + y1) / 2
+    r, m = zone.rect, ZONE_MARGIN
+    if zone.up == "up":
+        return (x - r.x + m) * LOW_PX, (y - r.y + m) * LOW_PX
+    return (r.x + r.w + m - x) * LOW_PX, (r.y + r.h + m - y) * LOW_PX
+
+
+@pytest.fixture(scope="module")
+def stacks():
+    """Each zone's stack as found in a photographed table, and the table's truth."""
+    rng = np.random.default_rng(21)
+    table = lay_table(STACKS, "classic", rng, fan=(18.0, 24.0), crooked_deg=2.0)
+    frame = photograph(table, Camera(tilt_x_deg=4.0, tilt_y_deg=-2.0, fill=0.92),
+                       Conditions(gain=(1.05, 1.0, 0.9), blur=0.6, noise=2.0, jpeg=90),
+                       rng).image
+    low = top_down(frame, Calibrator().update(frame), SIZE)
+    ref = render_mat(LOW_PX, LAYOUT)
+    light = MatLight(LAYOUT, SIZE, ref.astype(np.float32))
+    colour = light.true_colours(low, light.gain_grid(light.fit(low)))
+    fg = not_mat(colour, ref)
+    profile = builtin_profile("classic")
+    th = Templates(profile).th
+    found = {z.name: find_stack(z, fg, colour, profile, th) for z in LAYOUT.zones}
+    return table, found
+
+
+def test_every_cards_top_edge_is_a_candidate_top_and_the_first_and_last_are_certain(stacks):
+    table, found = stacks
+    zones = {z.name: z for z in LAYOUT.zones}
+    for name, tokens in STACKS.items():
+        st = found[name]
+        assert st is not None
+        cards = sorted((c for c in table.cards if c.zone == name), key=lambda c: c.order)
+        truth = [_zone_local_top(zones[name], c.corners)[1] for c in cards]
+        # Near enough for the band's warp to hold the card (a crooked card's corner
+        # sets the stack's outline a millimetre off its top edge's middle).
+        for t in truth:
+            assert min(abs(t - top) for top, _ in st.tops) < NEAR, (name, t, st.tops)
+        certain = [top for top, sure in st.tops if sure]
+        assert certain[0] == pytest.approx(truth[0], abs=NEAR)
+        assert certain[-1] == pytest.approx(truth[-1], abs=NEAR)
+        assert len(tokens) <= len(st.tops) <= 2 * len(tokens) + 1  # lines in the art too
+
+
+def test_a_cards_band_is_asked_for_at_its_middle(stacks):
+    table, found = stacks
+    zone = next(z for z in LAYOUT.zones if z.name == "flag4.south")
+    st = found[zone.name]
+    last = max((c for c in table.cards if c.zone == zone.name), key=lambda c: c.order)
+    x, y = _zone_local_top(zone, last.corners)
+    ask = st.ask(y, True, st.bottom)
+    assert ask.cx == pytest.approx(x, abs=NEAR)
+    assert ask.visible == pytest.approx(16.0)  # the last card's band shows whole
+    # A covered card's band shows down to the next card's top, less what a crooked
+    # covering card may hide.
+    assert st.ask(y - 15.0, False, y).visible == pytest.approx(15.0 - 3.0)
+
+
+def test_zones_without_cards_have_no_stack(stacks):
+    _, found = stacks
+    assert {name for name, st in found.items() if st is not None} == set(STACKS)
+
+
+def test_edge_rows_finds_an_edge_across_the_width_not_a_line_of_print():
+    img = np.full((40, 60, 3), 120, np.float32)
+    img[25:] = 230  # a card's top edge: the boundary below row 24
+    img[12, 5:20] = 20  # a line of print over a quarter of the width
+    rows = edge_rows(img)
+    strongest = np.nonzero(rows == rows.max())[0]  # spread over five rows
+    assert strongest.mean() == 24 and len(strongest) == 5
+    assert rows[11] < 0.1 * rows.max()
+
+
+def test_a_card_is_centred_where_it_covers_most_not_on_a_neighbours_edge():
+    covered = np.zeros(120, bool)
+    covered[30:93] = True  # the card, 63 columns
+    covered[100:106] = True  # a neighbour's edge reaching in
+    assert card_centre(covered, 63.0, fallback=0.0) == pytest.approx(61.5, abs=0.5)
+    assert card_centre(np.zeros(120, bool), 63.0, fallback=7.0) == 7.0
