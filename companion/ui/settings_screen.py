@@ -74,7 +74,7 @@ def draw_settings(surface: pygame.Surface, layout: Layout, scene: Scene) -> list
         bw = min(layout.px(150), row.width // 2 - 10)
         theme.draw_text(surface, label, (row.left + 14, row.centery), layout.px(24),
                         anchor="midleft", width=row.width - bw - 36)
-        b = pygame.Rect(row.right - bw - 8, row.top + 5, bw, row.height - 10)
+        b = pygame.Rect(row.right - bw - 8, row.top + 3, bw, row.height - 6)  # >= MIN_TARGET
         theme.button(surface, b, value, fill=fill, size=layout.px(24))
         targets.append((b, intent))
     board_now = scene.options.get("lights_now", "")
