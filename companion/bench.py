@@ -12,6 +12,7 @@ TARGETS: dict[str, str] = {
     "lights": "hardware.bench",
     "loop": "companion.loop_bench",
     "ui": "companion.ui.bench",
+    "fuzz": "companion.fuzz.bench",
 }
 
 

@@ -113,8 +113,8 @@ class _Link:
             return None
         if seq is not None and item.seq == seq:
             return item
-        self.report(f"lights: the board on {self.path} answered {item} to a command we did not "
-                    f"send just now (seq {item.seq or '-'}); ignored")
+        self.report(f"lights: the board on {self.path} answered {str(item)[:80]!r} to a command "
+                    f"we did not send just now (seq {item.seq or '-'}); ignored")
         return None
 
     def read_line(self, deadline: float, interrupt: threading.Event | None = None) -> bytes | None:
@@ -440,5 +440,5 @@ class SerialLights(FlagLights):
             if player in PLAYERS and flag.isdigit():
                 self._emit(ButtonEvent(player, int(flag), event.kind == "HOLD"))  # type: ignore[arg-type]
                 return
-        log.warning("lights: ignored an event the host does not know: %s %s", event.kind,
-                    " ".join(event.words))
+        log.warning("lights: ignored an event the host does not know: %.80r",
+                    " ".join((event.kind, *event.words)))

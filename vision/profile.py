@@ -138,7 +138,9 @@ def _inconsistency(p: DeckProfile, px_per_mm: object) -> str | None:
         return "card or band size out of range"
     n = len(p.tokens)
     w, h = band_px(p.card_w, p.band_mm)
-    if n == 0 or p.gray.shape != (n, h, w) or p.chroma.shape != (n, 4):
+    if n < 2:  # choosing a card means preferring it to another (``Reader``)
+        return f"{n} card(s); enrol at least two"
+    if p.gray.shape != (n, h, w) or p.chroma.shape != (n, 4):
         return "token count or band size"
     if p.tops is not None and p.tops.shape != (n, round(TOP_MM * TPL_PX), w, 3):
         return "card tops"

@@ -177,6 +177,8 @@ def parse_position(source: str | bytes | Mapping[str, object]) -> Position:
             raw_any: object = json.loads(source)
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
             raise NotationError("(file)", f"not valid JSON: {error}") from None
+        except RecursionError:  # the decoder recurses once per level of nesting
+            raise NotationError("(file)", "not valid JSON: nested too deeply") from None
     else:
         raw_any = dict(source)
     raw = _expect(raw_any, dict, "(file)", "a JSON object")

@@ -1,0 +1,1 @@
+"""Fuzzing every input surface a user or a device feeds: ``battleline-companion bench fuzz``."""
