@@ -293,14 +293,18 @@ def find_unfinished(directory: Path) -> Path | None:
     return None
 
 
-def set_aside(path: Path, problem: str) -> Path:
+def set_aside(path: Path, problem: str) -> Path | None:
     """A damaged journal of which nothing can be resumed, left as it was: a short closed
-    journal ``replaces`` it, so it is not offered for resuming again."""
+    journal ``replaces`` it, so it is not offered for resuming again (None if that
+    cannot be written: then it is named again at the next start)."""
     directory = path.parent
     closed = _new_path(directory)
     lines = [{"type": "game", "format": FORMAT, "started": now(), "replaces": path.name},
              {"type": "end", "time": now(), "reason": f"nothing could be resumed: {problem}"}]
-    write_atomic(closed, "".join(json.dumps(line) + "\n" for line in lines))
+    try:
+        write_atomic(closed, "".join(json.dumps(line) + "\n" for line in lines))
+    except OSError:
+        return None
     return closed
 
 
@@ -322,9 +326,13 @@ class Journal:
 
     @classmethod
     def create(cls, directory: Path, header: Mapping[str, object]) -> Journal:
-        directory.mkdir(parents=True, exist_ok=True)
         path = _new_path(directory)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o666)
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o666)
+        except OSError as error:
+            raise JournalError(f"{directory}: cannot start a journal there "
+                               f"({error.strerror or error})") from None
         journal = cls(path, fd)
         journal.write({"type": "game", "format": FORMAT, "started": now(), **header})
         fsync_dir(directory)
@@ -334,13 +342,17 @@ class Journal:
     def reopen(cls, record: JournalRecord) -> Journal:
         """Append to a journal read with ``read_journal``, cutting off a torn last line.
         A damaged one's readable part (``cut_before``) is carried on in a new file."""
-        if record.damage is not None:
-            return cls._carry_on(record)
-        with open(record.path, "r+b") as raw:
-            raw.truncate(record.good_bytes)
-            raw.flush()
-            os.fsync(raw.fileno())
-        fd = os.open(record.path, os.O_WRONLY | os.O_APPEND)
+        try:
+            if record.damage is not None:
+                return cls._carry_on(record)
+            with open(record.path, "r+b") as raw:
+                raw.truncate(record.good_bytes)
+                raw.flush()
+                os.fsync(raw.fileno())
+            fd = os.open(record.path, os.O_WRONLY | os.O_APPEND)
+        except OSError as error:
+            raise JournalError(f"{record.path}: cannot go on writing it "
+                               f"({error.strerror or error})") from None
         return cls(record.path, fd, _last_number(record))
 
     @classmethod

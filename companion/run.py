@@ -38,6 +38,7 @@ from companion.journal import (
     set_aside,
     variant_json,
 )
+from companion.messages import N_, Message
 from companion.play import match_line
 from companion.rules.battlefield import Setup
 from companion.rules.game import Outcome
@@ -47,7 +48,7 @@ from companion.salvage import resumable
 from companion.simtable import TruthSnapshots, script_game
 from companion.simulate import Driver, SimulatedTable
 from companion.snapshot import SourceError
-from companion.tracker import Tracker
+from companion.tracker import Tracker, who
 from companion.ui.live_settings import LiveSettings
 from companion.ui.terminal import NoView, TerminalView
 from hardware.factory import LightsUnavailable, open_lights, resolve_board
@@ -282,6 +283,9 @@ def main(argv: list[str]) -> int:
     except KeyboardInterrupt:
         print("\nstopped; the game is journaled and resumes on the next start")
         return 130
+    except JournalError as error:  # a journal folder that cannot be written at all
+        print(f"battleline-companion: journal {error}", file=sys.stderr)
+        return 1
     except ViewClosed:
         print("the touchscreen was closed; an unfinished game is journaled and resumes on "
               "the next start")
@@ -424,8 +428,9 @@ def _simulated_match(
             })
         companion = Companion(
             tracker, journal, settings.lights, view, _options(config),
-            title="Battle Line companion — simulated table",
-            game=f"Game {game + 1} of {games}, seed {seed}, {first} plays first",
+            title=Message(N_("Battle Line companion — simulated table")),
+            game=Message(N_("Game {k} of {n}, seed {seed}, {side} plays first"), k=game + 1,
+                         n=games, seed=seed, side=who(first)),
             score_before=score.score,
         )
         settings.companion = companion
@@ -527,7 +532,8 @@ def _camera_game(
                     "camera": choices.camera,
                 })
             companion = Companion(tracker, journal, settings.lights, view, _options(config),
-                                  title=f"Battle Line companion — {choices.camera}",
+                                  title=Message(N_("Battle Line companion — {camera}"),
+                                                camera=choices.camera),
                                   score_before=score.score)
             settings.companion = companion
             if touchscreen is not None:  # at the table, a match goes on game after game

@@ -120,3 +120,12 @@ def test_replay_lenient_names_every_bad_line_and_replays_the_rest(
     assert replay_main([str(path), "--lenient", "--quiet"]) == 1
     err = capsys.readouterr().err
     assert "line 4" in err and "line 6" in err and "Traceback" not in err
+
+
+def test_a_journal_folder_that_cannot_be_written_is_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    assert _play(blocked / "journal", tmp_path) == 1
+    [line] = capsys.readouterr().err.splitlines()
+    assert str(blocked / "journal") in line and "cannot start a journal" in line
