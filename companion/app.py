@@ -105,8 +105,8 @@ class Companion:
         trouble = self.journal.trouble
         if trouble is None:
             return None
-        return (f"journal: not being written ({trouble}); the game goes on, and the "
-                f"{self.journal.waiting} line(s) waiting are written once there is room")
+        return (f"journal: not being written ({trouble}); the game goes on, and what "
+                "waits is written once there is room")
 
     def messages(self) -> list[str]:
         out: list[str] = [] if self.camera_problem is None else [
@@ -310,9 +310,10 @@ class Companion:
 
     def refresh(self) -> None:
         trouble = self.journal.trouble is not None
-        if trouble != self._journal_trouble:  # said once as it starts and as it ends
+        if trouble != self._journal_trouble:  # its start is said with the other messages
             self._journal_trouble = trouble
-            self.view.say(_message(self.journal_problem() or "journal: written again"))
+            if not trouble:
+                self.view.say(_message("journal: written again"))
         self.lights.set_all(lights_of(self.statuses()))
         self.lights_updated_at = time.perf_counter()
         self.view.show(self.model())
