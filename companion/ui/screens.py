@@ -207,10 +207,9 @@ def top_bar(surface: pygame.Surface, layout: Layout, scene: Scene, title: str) -
         theme.button(surface, rect, label, fill=fill, size=layout.px(26))
         targets.append((rect, intent))
         right = rect.left - 8
-    centre = (r.right + right) // 2
-    if right - r.right > 120:  # the title only where it fits legibly
-        theme.draw_text(surface, title, (centre, bar.centery), layout.px(24), theme.MUTED,
-                        anchor="center", width=right - r.right - 20)
+    if right - r.right > 120:  # the title only where it fits legibly, on two lines at most
+        room = pygame.Rect(r.right + 10, bar.top, right - r.right - 20, bar.height)
+        _label(surface, title, room, layout.px(22), theme.MUTED, align="center")
     return targets
 
 
@@ -269,7 +268,8 @@ def _as_seen(scene: Scene, index: int, flag: Flag, player: Player,
 
 def draw_play(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[Target]:
     surface.fill(theme.BACKGROUND)
-    targets = top_bar(surface, layout, scene, scene.model.game or _("Battle Line"))
+    game = scene.model.game
+    targets = top_bar(surface, layout, scene, said(game, scene.names) if game else _("Battle Line"))
     model = scene.model
     medieval = model.medieval
     for i, flag in enumerate(model.flags):

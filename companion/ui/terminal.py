@@ -59,7 +59,7 @@ def render(model: ViewModel) -> str:
         ])
         notes.append([f"  {terrain_line(flag)}"] if flag.terrain is not None else [])
     widths = [max(len(row[k]) for row in rows) + 2 for k in range(5)]
-    lines = [model.title] + ([model.game] if model.game else [])
+    lines = [localized(model.title, tr)] + ([localized(model.game, tr)] if model.game else [])
     for k, row in enumerate(rows):
         lines.append("".join(_pad(cell, w) for cell, w in zip(row, widths, strict=False))
                      + row[5])

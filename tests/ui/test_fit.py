@@ -15,9 +15,11 @@ from dataclasses import replace
 import pytest
 
 from companion import i18n
+from companion.messages import N_, Message
 from companion.rules.cards import Terrain
 from companion.rules.game import Ending, Outcome
 from companion.rules.position import Player
+from companion.tracker import who
 from companion.ui import theme
 from companion.ui.pygame_view import LANDSCAPE, PORTRAIT, PygameView
 from companion.ui.screens import Intent
@@ -46,7 +48,9 @@ def _more_screens(view: PygameView) -> Iterator[str]:
     for index, terrain in ((1, Terrain.WATCHTOWER), (3, Terrain.FIELDS), (4, Terrain.CASTLE)):
         flags[index] = replace(flags[index], terrain=terrain, defender=Player.SOUTH)
     scene.outcome = None
-    scene.model = replace(scene.model, flags=tuple(flags))
+    game = Message(N_("Game {k} of {n}, seed {seed}, {side} plays first"), k=10, n=10,
+                   seed=1234, side=who(Player.SOUTH))  # a match's longest title
+    scene.model = replace(scene.model, flags=tuple(flags), game=game)
     scene.screen = "play"
     yield "play_terrain"
     for index in (1, 3, 4):
