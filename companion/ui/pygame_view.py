@@ -30,6 +30,7 @@ from companion.ui import theme
 from companion.ui.layout import Layout
 from companion.ui.screens import SCREENS, Intent, Scene, Target, event_words, said
 from companion.ui.settings_screen import SCREENS as SETTINGS_SCREENS
+from companion.ui.teach_screen import SCREENS as TEACH_SCREENS
 from companion.ui.terminal import TerminalView, ViewModel
 from hardware import looks
 
@@ -315,7 +316,8 @@ class PygameView(TerminalView):
                 self.targets = draw_camera(surface, self.layout, self.scene, camera,
                                            self.calibrator, self.enrolment)
         else:
-            draw = SCREENS.get(self.scene.screen) or SETTINGS_SCREENS[self.scene.screen]
+            screens = {**SCREENS, **SETTINGS_SCREENS, **TEACH_SCREENS}
+            draw = screens[self.scene.screen]
             self.targets = draw(surface, self.layout, self.scene)
         self.frames += 1
         return surface
