@@ -39,13 +39,16 @@ class Worker:
         self.argv = [sys.executable, "-m", "companion.fuzz.worker", surface.name, str(seed)]
         self.argv += [str(save)] if save is not None else []
         self.proc: subprocess.Popen[bytes] | None = None
+        # A file, not a pipe: libjpeg's warnings alone would fill one and stall the worker.
+        self.stderr = Path(tempfile.mkdtemp(prefix="fuzz-worker-")) / "stderr.txt"
         self.first = True  # the first case also pays for the worker's start and seeds
 
     def ask(self, case: int | Path, timeout: float) -> dict[str, str]:
         """What case number ``case`` (or the case kept in file ``case``) did."""
         if self.proc is None:
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            with open(self.stderr, "wb") as err:
+                self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
+                                             stdout=subprocess.PIPE, stderr=err)
             self.first = True
         assert self.proc.stdin is not None and self.proc.stdout is not None
         request = f"@{case}" if isinstance(case, Path) else str(case)
@@ -59,8 +62,8 @@ class Worker:
             return {"result": "hang"}
         line = self.proc.stdout.readline()
         if not line:  # the worker died: a crash no exception handler saw
-            detail = self.proc.stderr.read().decode(errors="replace")[-1500:] \
-                if self.proc.stderr else ""
+            self.proc.wait()
+            detail = self.stderr.read_text(errors="replace")[-1500:]
             self.stop()
             return {"result": "traceback", "detail": detail}
         answer: dict[str, str] = json.loads(line)
