@@ -34,6 +34,7 @@ SAMPLES: Final = 40  # drawn per card and height
 SHIFT_MM: Final = (0.5, 0.5)  # how far off its place (across, down) a band is drawn
 SEARCH_PX: Final = 2  # read at every shift this far (TPL_PX px) each way: a linear
 # model does not forgive being off by a millimetre, so it looks where it fits best
+SEARCH_STEP: Final = 1
 FEATURE_PX: Final = 1.0  # px/mm of the grey features
 CHROMA_MM: Final = 4.0  # block of the chroma features
 CHROMA_SCALE: Final = 1 / 25.0  # Lab units -> feature units (grey is unit spread)
@@ -41,40 +42,57 @@ PAPER_PERCENTILE: Final = 90  # a band's pixels lighter than this are its white
 PAPER_CHROMA: Final = 25.0  # Lab chroma of a white from which it is taken for the suit
 FAR: Final = 3.0  # squared distance, in dimensions of the space, at which a band is no card's
 APART: Final = 20.0  # squared distance between winner and runner-up that leaves no doubt
+CAST: Final = 0.12  # share a lamp's colour the light's correction leaves on, per channel
+BLUR_PX: Final = (0.5, 2.5)  # a band's blur (TPL_PX px): a card a metre off is ~1.5 px/mm
+STRETCH: Final = 1.6  # up to this much more blur across than down (motion, a slanted view)
 _GREY: Final = np.array([0.114, 0.587, 0.299], np.float32)
 
 
-def features(bands: FloatImage, visible_mm: float, card_w: float) -> FloatImage:
-    """(n, d) features of ``bands`` ((n, h, w, 3) true-colour BGR 0..1 at TPL_PX, each
-    at least ``visible_mm`` high): only what shows of each band counts."""
+def features(bands: FloatImage, visible_mm: float, card_w: float,
+             margin: int = 0, step: int = 1) -> FloatImage:
+    """Features of ``bands`` ((n, h, w, 3) true-colour BGR 0..1 at TPL_PX, each at
+    least ``visible_mm`` high): only what shows of each band counts. With a
+    ``margin`` (px on every side), (n, k, d): those of each view of the band at
+    every shift up to ``margin`` each way, on every ``step``-th pixel; else (n, d).
+
+    Both kinds are means over blocks (FEATURE_PX grey, CHROMA_MM chroma): the
+    block means at every pixel are taken once and each shift samples them."""
     n = len(bands)
     iy, ix = round(INSET_Y * TPL_PX), round(INSET_X * TPL_PX)
     rows, width = round(visible_mm * TPL_PX), round(card_w * TPL_PX)
-    inner = np.ascontiguousarray(bands[:, iy:rows, ix:width - ix], np.float32)
-    h, w = inner.shape[1:3]
-    gw, gh = max(1, round(w / TPL_PX * FEATURE_PX)), max(1, round(h / TPL_PX * FEATURE_PX))
-    cw, ch = max(1, round(w / TPL_PX / CHROMA_MM)), max(1, round(h / TPL_PX / CHROMA_MM))
-    # All bands as one tall image: resizing and colour conversion work pixel by pixel
-    # (the rows of two bands blend only in the last row of each, within a pixel).
-    tall = inner.reshape(n * h, w, 3)
-    grey = cv2.resize(cv2.transform(tall, _GREY[None]), (gw, n * gh),
-                      interpolation=cv2.INTER_AREA).reshape(n, -1)
-    grey = grey - grey.mean(axis=1, keepdims=True)
-    grey /= grey.std(axis=1, keepdims=True) + 1e-3
+    g, c = round(TPL_PX / FEATURE_PX), round(TPL_PX * CHROMA_MM)
+    h, w = rows - iy, width - 2 * ix
+    gh, gw, ch, cw = max(1, h // g), max(1, w // g), max(1, h // c), max(1, w // c)
+    full_h, full_w = bands.shape[1], bands.shape[2]
+    # All bands as one tall image: the block means work pixel by pixel, and a block
+    # sampled never reaches past its own band.
+    tall = np.ascontiguousarray(bands, np.float32).reshape(n * full_h, full_w, 3)
+    grey = cv2.boxFilter(cv2.transform(tall, _GREY[None]), -1, (g, g), anchor=(0, 0),
+                         borderType=cv2.BORDER_REPLICATE).reshape(n, full_h, full_w)
     lab = cv2.cvtColor(np.clip(tall, 0, 1), cv2.COLOR_BGR2Lab)
-    chroma = cv2.resize(lab[:, :, 1:], (cw, n * ch), interpolation=cv2.INTER_AREA).reshape(
-        n, ch * cw, 2)
+    chroma = cv2.boxFilter(np.ascontiguousarray(lab[:, :, 1:]), -1, (c, c), anchor=(0, 0),
+                           borderType=cv2.BORDER_REPLICATE).reshape(n, full_h, full_w, 2)
     # Colours as the band's own white shows them: a lamp's cast and the paper's tint
     # (neutral in the profile, cream on the table) come off alike. A white that is
     # itself coloured (a full-bleed face) is left on: it is the suit.
-    pix = lab.reshape(n, h * w, 3)
+    y0, x0 = margin + iy, margin + ix
+    pix = lab.reshape(n, full_h, full_w, 3)[:, y0:y0 + h, x0:x0 + w].reshape(n, h * w, 3)
     k = (h * w * (100 - PAPER_PERCENTILE)) // 100
     light = np.argpartition(-pix[:, :, 0], k, axis=1)[:, :k]
     white = np.take_along_axis(pix[:, :, 1:], light[:, :, None], axis=1).mean(axis=1)
     near = np.clip(1.0 - np.linalg.norm(white, axis=1) / PAPER_CHROMA, 0.0, 1.0)
-    chroma = chroma - (white * near[:, None])[:, None, :]
-    return np.concatenate([grey, chroma.reshape(n, -1) * CHROMA_SCALE],
-                          axis=1).astype(np.float32)
+    tint = (white * near[:, None])[:, None, None, :]
+    views = []
+    for dy in range(0, 2 * margin + 1, step):
+        for dx in range(0, 2 * margin + 1, step):
+            gy, gx = dy + iy, dx + ix
+            gv = grey[:, gy:gy + gh * g:g, gx:gx + gw * g:g].reshape(n, -1)
+            gv = gv - gv.mean(axis=1, keepdims=True)
+            gv /= gv.std(axis=1, keepdims=True) + 1e-3
+            cv = chroma[:, gy:gy + ch * c:c, gx:gx + cw * c:c] - tint
+            views.append(np.concatenate([gv, cv.reshape(n, -1) * CHROMA_SCALE], axis=1))
+    out = np.stack(views, axis=1).astype(np.float32)
+    return out if margin else out[:, 0]
 
 
 def _draw(top: Image, rng: np.random.Generator, visible_mm: float, cover: Image,
@@ -97,13 +115,14 @@ def _draw(top: Image, rng: np.random.Generator, visible_mm: float, cover: Image,
             img[at:] = cover[:rows - at]
             img[at:at + 2] = (img[at:at + 2] * 0.6).astype(np.uint8)  # its edge's shadow
     out: FloatImage = img.astype(np.float32) / 255.0
-    out *= rng.uniform(0.88, 1.12, 3).astype(np.float32) * rng.uniform(0.75, 1.15)
+    out *= rng.uniform(1 - CAST, 1 + CAST, 3).astype(np.float32) * rng.uniform(0.75, 1.15)
     if rng.random() < 0.3:
         veil = rng.uniform(0.05, 0.4)
         out += (1.0 - out) * veil
-    sigma = rng.uniform(0.0, 1.3)
+    sigma = rng.uniform(*BLUR_PX)
     if sigma > 0.3:
-        out = cv2.GaussianBlur(out, (0, 0), sigma)
+        out = cv2.GaussianBlur(out, (0, 0), sigmaX=sigma * rng.uniform(1.0, STRETCH),
+                               sigmaY=sigma)
     out += rng.normal(0.0, rng.uniform(0.004, 0.03), out.shape).astype(np.float32)
     return np.asarray(np.clip(out, 0, 1), np.float32)
 
@@ -114,7 +133,10 @@ class BandModel:
 
     tokens: list[str]
     card_w: float
-    models: dict[float, LinearDiscriminantAnalysis]
+    # Per visible height: features -> the discriminant space (its own components
+    # only), and each token's centre there.
+    projections: dict[float, FloatImage]
+    centres: dict[float, FloatImage]
 
     @staticmethod
     def train(profile: DeckProfile, seed: int = 0, samples: int = SAMPLES) -> BandModel:
@@ -126,14 +148,17 @@ class BandModel:
         n = len(tops)
         rows = round(profile.band_mm * TPL_PX)
         labels = np.repeat(np.arange(n), samples)
-        models = {}
+        projections, centres = {}, {}
         for h in HEIGHTS_MM:
             drawn = np.stack([_draw(tops[i], rng, h, tops[int(rng.integers(n))], rows)
                               for i in labels])
             lda = LinearDiscriminantAnalysis(solver="eigen", shrinkage="auto")
-            lda.fit(features(drawn, h, profile.card_w), labels)
-            models[h] = lda
-        return BandModel(list(profile.tokens), profile.card_w, models)
+            x = features(drawn, h, profile.card_w)
+            lda.fit(x, labels)
+            dims = min(len(lda.classes_) - 1, x.shape[1])  # what the discriminant spans
+            proj = np.ascontiguousarray(lda.scalings_[:, :dims], np.float32)
+            projections[h], centres[h] = proj, (lda.means_ @ proj).astype(np.float32)
+        return BandModel(list(profile.tokens), profile.card_w, projections, centres)
 
     def height_for(self, visible_mm: float) -> float:
         """The model that uses no more of a band than shows."""
@@ -153,15 +178,10 @@ class BandModel:
         lies far from every centre) and well apart from the runner-up.
         """
         h = self.height_for(visible_mm)
-        n, s = len(bands), SEARCH_PX
-        rows, width = bands.shape[1] - 2 * s, bands.shape[2] - 2 * s
-        views = np.stack([bands[:, dy:dy + rows, dx:dx + width]
-                          for dy in range(2 * s + 1) for dx in range(2 * s + 1)], axis=1)
-        k = views.shape[1]
-        lda = self.models[h]
-        z = lda.transform(features(views.reshape(n * k, rows, width, 3), h, self.card_w))
-        centres = lda.transform(lda.means_)
-        d2 = ((z[:, None, :] - centres[None]) ** 2).sum(axis=2).reshape(n, k, -1).min(axis=1)
+        n = len(bands)
+        z = features(bands, h, self.card_w, SEARCH_PX, SEARCH_STEP) @ self.projections[h]
+        centres = self.centres[h]
+        d2 = ((z[:, :, None, :] - centres[None, None]) ** 2).sum(axis=3).min(axis=1)
         order = np.argsort(d2, axis=1)
         rows_i = np.arange(n)
         best, near_d2 = order[:, 0], d2[rows_i, order[:, 0]]
