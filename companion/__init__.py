@@ -10,3 +10,5 @@ import os as _os
 # the same product take 100-500 ms. Vision's figures are for one core.
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
     _os.environ.setdefault(_var, "1")
+# A picture past 100 MP is refused before it is decoded (see vision/__init__.py).
+_os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(100_000_000))

@@ -155,8 +155,11 @@ def _read(args: list[str]) -> int:
         profile = DeckProfile.load(ns.deck) if ns.deck else builtin_profile()
         image = load_frame(ns.image)
         calib = Calibrator().update(image)
-    except (ProfileError, SourceError, CalibrationError) as exc:
+    except (ProfileError, SourceError) as exc:
         print(f"read: {exc}", file=sys.stderr)
+        return 1
+    except CalibrationError as exc:
+        print(f"read: {ns.image}: {exc}", file=sys.stderr)
         return 1
     result = Reader(profile).read(image, calib)
     print(json.dumps(result.to_json(ns.to_move), indent=1))

@@ -83,7 +83,10 @@ def load_image(path: Path) -> Image:
     # The orientation is applied here, not by the decoder: whether imdecode does
     # it has changed between OpenCV versions.
     flags = cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION
-    img = cv2.imdecode(data, flags) if data.size else None
+    try:
+        img = cv2.imdecode(data, flags) if data.size else None
+    except cv2.error:  # refused before decoding: it claims more pixels than allowed
+        raise ProfileError(f"{path}: image too large (over 100 megapixels)") from None
     if img is None:
         raise ProfileError(f"{path}: not a readable image (corrupt or unsupported format)")
     return _orient(img, _exif_orientation(data[:65536].tobytes()))

@@ -14,7 +14,10 @@ SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
 
 def load_frame(path: Path) -> np.ndarray:
     data = np.fromfile(str(path), np.uint8) if path.is_file() else np.empty(0, np.uint8)
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    try:
+        img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    except cv2.error:  # refused before decoding: it claims more pixels than allowed
+        raise SourceError(f"{path}: image too large (over 100 megapixels)") from None
     if img is None:
         why = "no such file" if not path.exists() else "not a readable image (corrupt or unsupported)"
         raise SourceError(f"{path}: {why}")
