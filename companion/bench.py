@@ -13,6 +13,7 @@ TARGETS: dict[str, str] = {
     "loop": "companion.loop_bench",
     "ui": "companion.ui.bench",
     "fuzz": "companion.fuzz.bench",
+    "soak": "companion.soak_bench",
 }
 
 

@@ -62,27 +62,23 @@ class PacedFrames(WorkerFrames):
         return pair
 
 
-def _p95(values: list[float]) -> float:
+def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def play(script: Script, fps: float, changes: int | None, journal_dir: Path,
-         latencies: list[float]) -> tuple[DriveReport, bool]:
-    """Drive one scripted game (or its first ``changes`` table changes) through vision."""
-    steps = script.steps
-    if changes is not None:
-        on_table = [i for i, s in enumerate(steps) if s.on_table][:changes]
-        steps = steps[: on_table[-1] + 1]
-    part = Script(script.seed, script.first, steps, script.final)
-    frames = PacedFrames(script.seed, fps)
-    table = vision_table(script.seed, builtin_profile(), frames=frames)
-    lights = open_lights(LightsConfig(board="mock"))
-    journal = Journal.create(journal_dir, {"mode": "simulated", "first": script.first.value,
-                                           "variant": {}, "seed": script.seed})
-    companion = Companion(Tracker(Variant(), script.first), journal, lights, NoView(),
-                          Options())
-    driver = Driver(companion, part, table)
+def opening(script: Script, changes: int | None) -> Script:
+    """The script up to its ``changes``-th table change (all of it for None)."""
+    if changes is None:
+        return script
+    on_table = [i for i, s in enumerate(script.steps) if s.on_table][:changes]
+    return Script(script.seed, script.first, script.steps[: on_table[-1] + 1], script.final)
+
+
+def time_changes(driver: Driver, companion: Companion, frames: PacedFrames,
+                 latencies: list[float]) -> None:
+    """Have ``driver`` add the latency of each table change read at once (no
+    straightening, no correction) to ``latencies``."""
     helped = [0, 0]  # straightenings and corrections so far
 
     def timed(index: int, step: Step) -> None:
@@ -93,6 +89,22 @@ def play(script: Script, fps: float, changes: int | None, journal_dir: Path,
             latencies.append((companion.event_lights_at - frames.last_hand_at) * 1000)
 
     driver.on_step = timed
+
+
+def play(script: Script, fps: float, changes: int | None, journal_dir: Path,
+         latencies: list[float]) -> tuple[DriveReport, bool]:
+    """Drive one scripted game (or its first ``changes`` table changes) through vision."""
+    part = opening(script, changes)
+    steps = part.steps
+    frames = PacedFrames(script.seed, fps)
+    table = vision_table(script.seed, builtin_profile(), frames=frames)
+    lights = open_lights(LightsConfig(board="mock"))
+    journal = Journal.create(journal_dir, {"mode": "simulated", "first": script.first.value,
+                                           "variant": {}, "seed": script.seed})
+    companion = Companion(Tracker(Variant(), script.first), journal, lights, NoView(),
+                          Options())
+    driver = Driver(companion, part, table)
+    time_changes(driver, companion, frames, latencies)
     try:
         report = driver.run()
     finally:
@@ -137,7 +149,7 @@ def main(argv: list[str]) -> int:
     renderer = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     figures: dict[str, object] = {
         "latency_ms_median": round(statistics.median(latencies), 1) if latencies else None,
-        "latency_ms_p95": round(_p95(latencies), 1) if latencies else None,
+        "latency_ms_p95": round(percentile(latencies, 0.95), 1) if latencies else None,
         "peak_rss_mb": round(own, 1),
         "renderer_peak_rss_mb": round(renderer, 1),
         "timed_changes": len(latencies),

@@ -36,7 +36,17 @@ def make_pin_factory(name: str | None) -> Any:
     if name == "mock":
         from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-        return MockFactory(pin_class=MockPWMPin)
+        class LastStatePWMPin(MockPWMPin):  # type: ignore[misc]
+            """A mock pin that keeps only its last change: gpiozero's keep every change
+            for tests to assert on, which grows without end on a long run (a blinking
+            flag changes its pins many times a second)."""
+
+            def _change_state(self, value: float) -> bool:
+                changed: bool = super()._change_state(value)
+                del self.states[:-1]
+                return changed
+
+        return MockFactory(pin_class=LastStatePWMPin)
     module, cls = _FACTORIES[name]
     return getattr(importlib.import_module(module), cls)()
 

@@ -203,3 +203,17 @@ def test_bad_flag_numbers_and_states_are_refused(lights: DirectLights) -> None:
         lights.set_all([S.OFF] * 8)
     with pytest.raises(ValueError, match="breakthrough or envelopment"):
         lights.won("north", "siege")  # type: ignore[arg-type]
+
+
+def test_mock_pins_of_a_long_run_keep_no_history() -> None:
+    """Off a Pi the companion drives mock pins for hours: each keeps its last state,
+    not every change it went through."""
+    from hardware.direct import make_pin_factory
+
+    factory = make_pin_factory("mock")
+    with DirectLights(LightsConfig(), pin_factory=factory, tick_s=None) as lights:
+        for k in range(200):
+            lights.set_all([S.CLAIMABLE_NORTH if (k + i) % 2 else S.OFF for i in range(9)])
+        pin = factory.pin(DEFAULT_FLAG_PINS[0][0])
+        assert len(pin.states) <= 2
+        assert pin.state == pin_levels(factory)[0][0]

@@ -9,7 +9,9 @@ every token in one matrix product (``ncc_rows``).
 
 from __future__ import annotations
 
-from typing import Final
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Final, Generic, TypeVar
 
 import cv2
 import numpy as np
@@ -21,6 +23,33 @@ IX: Final = round(INSET_X * TPL_PX)  # a band's inner part, px from its side
 IY: Final = round(INSET_Y * TPL_PX)  # and from its top
 LOCAL_SIGMA: Final = 3.0  # px: the neighbourhood a second look stretches the contrast over
 LOCAL_FLOOR: Final = 0.02  # grey level spread (0..1) below which a neighbourhood is flat
+# Visible heights whose cut templates are kept. A game's bands show a few heights again
+# and again, but over a long session nearly every height turns up once, and all of them
+# cut at full resolution come to a few hundred MB: the least recently used go.
+KEPT_HEIGHTS: Final = 12
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Recent(Generic[K, V]):
+    """At most ``size`` values, made when first asked; the least recently asked go."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._values: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K, make: Callable[[], V]) -> V:
+        if key in self._values:
+            self._values.move_to_end(key)
+            return self._values[key]
+        value = self._values[key] = make()
+        if len(self._values) > self.size:
+            self._values.popitem(last=False)
+        return value
+
+    def __len__(self) -> int:
+        return len(self._values)
 
 
 class Templates:
@@ -29,10 +58,11 @@ class Templates:
     def __init__(self, profile: DeckProfile) -> None:
         self.tw, self.th = band_px(profile.card_w, profile.band_mm)  # a whole band, px
         self._gray = profile.gray
-        self._cut: dict[tuple[int, int], tuple[FloatImage, FloatImage]] = {}
-        self._rows: dict[tuple[int, int], FloatImage] = {}
-        self._dark: dict[int, FloatImage] = {}
-        self._local: dict[int, tuple[FloatImage, FloatImage]] = {}
+        self._cut: Recent[tuple[int, int], tuple[FloatImage, FloatImage]] = Recent(
+            2 * KEPT_HEIGHTS)  # two steps a height
+        self._rows: Recent[tuple[int, int], FloatImage] = Recent(2 * KEPT_HEIGHTS)
+        self._dark: Recent[int, FloatImage] = Recent(KEPT_HEIGHTS)
+        self._local: Recent[int, tuple[FloatImage, FloatImage]] = Recent(KEPT_HEIGHTS)
         # The deck's average band (its shared layout), at half resolution.
         mt = np.ascontiguousarray(profile.gray[:, IY:, IX:self.tw - IX].mean(axis=0),
                                   np.float32)
@@ -50,37 +80,40 @@ class Templates:
     def normalised(self, hv: int, step: int = 1) -> tuple[FloatImage, FloatImage]:
         """Templates cut to the visible height (every ``step``-th pixel each way): raw,
         and zero-mean unit-norm columns."""
-        if (hv, step) not in self._cut:
+        def cut() -> tuple[FloatImage, FloatImage]:
             raw = np.ascontiguousarray(self._gray[:, IY:hv:step, IX:self.tw - IX:step].reshape(
                 len(self._gray), -1))
             tpl = raw - raw.mean(axis=1, keepdims=True)
             tpl /= np.linalg.norm(tpl, axis=1, keepdims=True) + 1e-6
-            self._cut[hv, step] = (raw, np.ascontiguousarray(tpl.T))
-        return self._cut[hv, step]
+            return raw, np.ascontiguousarray(tpl.T)
+
+        return self._cut.get((hv, step), cut)
 
     def rows(self, hv: int, step: int = 1) -> FloatImage:
         """The zero-mean unit-norm templates one per row, for picking a few of them."""
-        if (hv, step) not in self._rows:
-            self._rows[hv, step] = np.ascontiguousarray(self.normalised(hv, step)[1].T)
-        return self._rows[hv, step]
+        return self._rows.get((hv, step),
+                              lambda: np.ascontiguousarray(self.normalised(hv, step)[1].T))
 
     def dark(self, hv: int) -> FloatImage:
         """Per token, the level of its darkest print (its 2nd percentile) at height ``hv``."""
-        if hv not in self._dark:
+
+        def darkest() -> FloatImage:
             raw, _ = self.normalised(hv)
             k = raw.shape[1] // 50
-            self._dark[hv] = np.partition(raw, k, axis=1)[:, k].copy()
-        return self._dark[hv]
+            return np.partition(raw, k, axis=1)[:, k].copy()
+
+        return self._dark.get(hv, darkest)
 
     def local(self, hv: int) -> tuple[FloatImage, FloatImage]:
         """The templates with their contrast stretched locally, one per row: as they
         are, and zero-mean unit-norm."""
-        if hv not in self._local:
+        def stretched() -> tuple[FloatImage, FloatImage]:
             raw, _ = self.normalised(hv)
             shape = self.view_shape(hv)
             loc = np.stack([local_contrast(t.reshape(shape)).ravel() for t in raw])
-            self._local[hv] = (loc, unit_rows(loc))
-        return self._local[hv]
+            return loc, unit_rows(loc)
+
+        return self._local.get(hv, stretched)
 
     def views(self, gray: FloatImage, tx: int, ty: int, hv: int, s: int,
               step: int = 1) -> FloatImage:
