@@ -30,7 +30,13 @@ def order_corners(pts: np.ndarray) -> np.ndarray:
 
 FIND_PX: Final = 800  # longer side of the image the outline is looked for in
 EDGES: Final = ("top", "right", "bottom", "left")
-EDGE_SHARE: Final = 0.6  # of a side's strongest step across it that a card's edge makes
+EDGE_SHARE: Final = 0.15  # of the strongest line at or beyond the outline a card's edge makes
+LINE_SHARE: Final = 30  # percentile of the steps along a line that is its strength: a
+# card's edge is straight and whole, the grain, checks or flowers of a table are not
+REACH_MM: Final = 3.0  # how far inside the card's edge the outline located may lie
+OUTSIDE_PX: Final = 3  # px inside the outline located that count as at it
+NOISE_TIMES: Final = 4.0  # times a side's median line: weaker is the table's grain
+TRACK_PX: Final = 2  # how far each profile's step may lie from the side's line
 
 
 def _cyclic(quad: np.ndarray) -> np.ndarray:
@@ -244,6 +250,43 @@ def _locate(small: Image, aspect: float, name: str) -> np.ndarray:
                        "the whole card in view, on a surface unlike the card's edge)")
 
 
+def _edge_track(grad: FloatImage) -> FloatImage | None:
+    """Where the card's edge crosses each profile (rows of ``grad``: the colour
+    step between neighbouring samples across a side, outward ascending): on the
+    outermost straight line that steps strongly along nearly the whole side. A
+    frame printed inside a card may step more than its edge (dark ink on white
+    paper against a mid-grey table); a table's pattern steps strongly only here
+    and there."""
+    m, width = grad.shape
+    u = np.linspace(-0.5, 0.5, m)[:, None]
+    cols = np.arange(width)[None, :]
+    strength = np.zeros(width)
+    drift = np.zeros(width)
+    for d in range(-(width // 2), width // 2 + 1):  # px the line drifts over the side
+        idx = np.rint(cols + d * u).astype(int)
+        g = np.where((idx >= 0) & (idx < width),
+                     np.take_along_axis(grad, np.clip(idx, 0, width - 1), axis=1), 0.0)
+        line = np.percentile(g, LINE_SHARE, axis=0)
+        better = line > strength
+        strength[better], drift[better] = line[better], d
+    if strength.max() <= 0:
+        return None
+    # Judged against the lines at or beyond the outline located: a frame printed
+    # further in may step far more than the card's edge.
+    ref = strength[max(0, width // 2 - OUTSIDE_PX):].max()
+    # The table's grain makes lines too, weaker than the card's edge: a side's
+    # median line is what a grain makes.
+    floor = min(max(EDGE_SHARE * ref, NOISE_TIMES * float(np.median(strength))),
+                float(strength.max()))
+    peaks = [o for o in range(width)
+             if strength[o] >= floor
+             and strength[o] >= strength[max(o - 1, 0)]
+             and strength[o] >= strength[min(o + 1, width - 1)]]
+    o = max(peaks)
+    track: FloatImage = (o + drift[o] * u[:, 0]).astype(np.float32)
+    return track
+
+
 def _refine(img: Image, quad: np.ndarray, reach: float) -> tuple[np.ndarray, float]:
     """Corners located within ``reach`` px of ``quad`` at full resolution: each side
     a line fitted to where the colour changes most across it; and the edges'
@@ -266,11 +309,16 @@ def _refine(img: Image, quad: np.ndarray, reach: float) -> tuple[np.ndarray, flo
         prof = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         prof = prof.astype(np.float32).reshape(len(t), len(along), len(offs), -1).mean(axis=1)
         grad = np.abs(np.diff(prof, axis=1)).sum(axis=2)
-        # The card's edge is the outermost strong step: a frame printed inside it
-        # may step more (dark ink on white paper against a mid-grey table).
-        strong_at = grad >= EDGE_SHARE * grad.max(axis=1, keepdims=True)
-        peak = grad.shape[1] - 1 - np.argmax(strong_at[:, ::-1], axis=1)
-        strong = grad.max(axis=1) > 0.5 * float(np.median(grad.max(axis=1)))
+        track = _edge_track(grad)
+        if track is None:
+            lines.append((a, tang))
+            continue
+        # Each profile's own step nearest the line (a corner's rounding, a nick).
+        cols = np.arange(grad.shape[1])[None, :]
+        near = np.abs(cols - track[:, None]) <= TRACK_PX
+        peak = np.argmax(np.where(near, grad, -1.0), axis=1)
+        on_line = grad[np.arange(len(t)), peak]
+        strong = on_line > 0.5 * float(np.median(on_line))
         pos = peak + 0.5 - r  # diff sits between samples
         i = np.clip(peak, 1, grad.shape[1] - 2)
         rows = np.arange(len(t))
@@ -327,8 +375,11 @@ def find_outline(img: Image, card_w: float, card_h: float, name: str = "photo",
     s = min(1.0, FIND_PX / max(h, w))
     small = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else img
     corners = _locate(small, card_w / card_h, name) / s
+    # The located outline may be a frame printed inside the card: look for the
+    # card's edge up to REACH_MM beyond it, then again close by.
+    px_mm = float(np.linalg.norm(corners[3] - corners[0])) / card_h
     width = 0.0
-    for reach in (2.5 / s + 2, 4.0):
+    for reach in (max(2.5 / s + 2, REACH_MM * px_mm), 4.0):
         corners, width = _refine(img, corners, reach)
     return corners, width
 

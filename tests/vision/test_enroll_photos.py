@@ -47,11 +47,7 @@ def test_load_image_turns_the_pixels_as_the_exif_orientation_says(tmp_path):
 
 
 @pytest.mark.parametrize("table", [
-    "wood", "red cloth", "green cloth", "checks", "white", "black",
-    # Strict: this known miss (issue 15) shows as fixed the day it is.
-    pytest.param("florals", marks=pytest.mark.xfail(
-        reason="known miss: flowers against the card's edge leave one side unsupported; a "
-               "quad of frame and picture edges is taken instead", strict=True))])
+    "wood", "red cloth", "green cloth", "checks", "white", "black", "florals"])
 def test_the_card_is_found_and_flattened_on_any_table(table, tmp_path):
     for i, token in enumerate(CARDS[:3]):
         seed = 100 * len(table) + i

@@ -1,0 +1,37 @@
+"""A card's outline in a phone photo: its corners where the card's edge is, not on
+a frame printed inside it nor on the table's grain beyond it."""
+
+import numpy as np
+
+from companion.rules.cards import parse_token
+from vision.designs import design
+from vision.outline import find_outline
+from vision.photos import TABLES, photo_pixels
+from vision.profile import ProfileError
+
+# A plain-faced card whose thick frame steps far more than its edge, a framed
+# face, a full-bleed face, and a dark one.
+DESIGNS = (0, 3, 5, 4)
+
+
+def test_the_corners_lie_on_the_cards_edge():
+    rng = np.random.default_rng(40)
+    errors, refused = [], 0
+    for table in TABLES:
+        for i in DESIGNS:
+            art = design("tune", i)
+            w, h = art.card_mm
+            photo, truth = photo_pixels(art.render(parse_token("B8"), 8.0), rng, table,
+                                        (1600, 1200))
+            try:
+                found, _ = find_outline(photo, w, h, f"B8 of {art.name} on {table}")
+            except ProfileError:
+                refused += 1
+                continue
+            px_mm = float(np.linalg.norm(truth[3] - truth[0])) / h
+            errors.append(float(np.linalg.norm(found - truth, axis=1).max()) / px_mm)
+    # Most cards flatten to a fraction of a millimetre; known misses (a frame taken
+    # for the edge, a checked cloth's line beyond it) are in vision/README.md.
+    assert refused <= 3, refused
+    assert float(np.median(errors)) < 0.3, errors
+    assert np.mean(np.array(errors) < 1.0) >= 0.8, errors
