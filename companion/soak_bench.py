@@ -25,19 +25,19 @@ import tempfile
 import time
 import traceback
 from pathlib import Path
+from typing import cast
 
 from companion.app import Companion, Options
 from companion.journal import Journal, read_journal
-from companion.loop_bench import PacedFrames, opening, percentile, time_changes
+from companion.loop_bench import TimedLights, Timing, opening, percentile, time_changes, watched
 from companion.rules.position import Variant
 from companion.simtable import script_game
 from companion.simulate import Driver
 from companion.tracker import Tracker
 from companion.ui.terminal import NoView
-from companion.vision_path import VisionSnapshots, VisionTable
 from hardware.config import LightsConfig
 from hardware.factory import open_lights
-from vision.profile import builtin_profile
+from hardware.lights import FlagLights
 
 
 def rss_mb() -> float:
@@ -64,11 +64,10 @@ def main(argv: list[str]) -> int:
         import tracemalloc
 
         tracemalloc.start(8)
-    frames = PacedFrames(ns.seed, ns.fps)
-    vision = VisionSnapshots(frames, builtin_profile())
-    table = VisionTable(frames, vision)
-    lights = open_lights(LightsConfig(board="mock"))
-    latencies: list[float] = []
+    timing = Timing()
+    table = watched(ns.seed, ns.fps, timing)
+    lights = TimedLights(open_lights(LightsConfig(board="mock")))
+    latencies = timing.latencies
     errors, mismatches, wrong_events = 0, 0, 0
     rss_cold = rss_mb()
     rss: list[float] = []
@@ -81,10 +80,10 @@ def main(argv: list[str]) -> int:
                 journal = Journal.create(Path(tmp), {
                     "mode": "simulated", "first": script.first.value, "variant": {},
                     "seed": script.seed})
-                companion = Companion(Tracker(Variant(), script.first), journal, lights,
-                                      NoView(), Options())
+                companion = Companion(Tracker(Variant(), script.first), journal,
+                                      cast(FlagLights, lights), NoView(), Options())
                 driver = Driver(companion, script, table)
-                time_changes(driver, companion, frames, latencies)
+                time_changes(driver, companion, table, lights)
                 problem = ""
                 try:
                     report = driver.run()
@@ -110,7 +109,7 @@ def main(argv: list[str]) -> int:
                       file=sys.stderr, flush=True)
     finally:
         table.close()
-        lights.close()
+        lights.lights.close()
     figures = {
         "games": ns.games,
         "rss_mb_cold": round(rss_cold, 1),
@@ -123,6 +122,7 @@ def main(argv: list[str]) -> int:
         "errors": errors,
         "journal_mismatches": mismatches,
         "wrong_events": wrong_events,
+        "false_updates": timing.false_updates,
         "minutes": round((time.perf_counter() - start) / 60, 1),
         "fps": ns.fps,
         "seed": ns.seed,

@@ -37,8 +37,6 @@ from vision.synth import Camera, Conditions, Table, lay_table, photograph, with_
 
 Zones = dict[str, tuple[str, ...]]
 RECALIBRATE_EVERY = 10  # frames
-CHANGE_LEVEL = 30.0  # grey levels: far above sensor noise between two frames of a still table
-CHANGE_SHARE = 0.001  # of the low-resolution frame: about a fingertip
 FULL_READ_EVERY = 10  # reads: now and then every zone afresh, whatever changed
 
 
@@ -72,12 +70,13 @@ class VisionSnapshots:
         self.reads = 0
         self.hand_frame_at = 0.0  # perf_counter when the last frame with a hand came in
         self._since_calibration = 0
-        self._previous_low: np.ndarray | None = None
-        self._reads_since_change = 0
         self.zones_read = 0  # zones read so far: most reads redo only what changed
         self._last_read: FrameRead | None = None
         self._last_read_low: np.ndarray | None = None
         self._partial_reads = 0
+        self._read_at = (0.0, 0.0)  # when the last read started and ended
+        self.timing: dict[str, float] = {}  # of the last snapshot's frame (see ``poll``)
+        self.snapshot_frames: list[int] = []  # the frames the last snapshot read
 
     def use_profile(self, profile: DeckProfile) -> None:
         """Read with another deck's profile from now on (every zone read afresh)."""
@@ -92,38 +91,36 @@ class VisionSnapshots:
         arrived = time.perf_counter()
         self.frames_read += 1
         stab = self.stabilizer
-        changed = self._changed(pair)
-        if changed:
-            self._reads_since_change = 0
-        # Read a frame only when the stabiliser would use it, it shows no change from
-        # the last frame (a thin arm over the cards moves the mean too little for the
-        # stabiliser's motion test), and this still table is not read enough already.
-        wants_read = (
-            stab.wants_read and not changed and self._reads_since_change < stab.vote_frames
-        )
-        # The camera and the mat stay put: calibrate afresh for a frame that will be
-        # read, and every few frames in case the camera was bumped; else reuse the last.
-        calib = self.calibrator.last
-        self._since_calibration += 1
-        if calib is None or wants_read or self._since_calibration >= RECALIBRATE_EVERY:
-            self._since_calibration = 0
-            try:
-                calib = self.calibrator.update(pair.main)
-            except CalibrationError as error:
-                raise SourceError(str(error)) from None
         stab.frame_width = pair.main.shape[1]
-        if wants_read and stab.hand_over_mat(pair.low, calib):
-            wants_read = False  # the stabiliser would drop this read
+        # The camera and the mat stay put: look at each frame with the last calibration,
+        # made afresh for a frame that is read and every few frames in case the camera
+        # was bumped.
+        self._since_calibration += 1
+        fresh = self.calibrator.last is None or self._since_calibration >= RECALIBRATE_EVERY
+        calib = self._calibrate(pair) if fresh else self.calibrator.last
+        assert calib is not None
+        # The first frame of a still table is read while the next one is awaited; the
+        # stabiliser takes that read once the next frames show the same table, no hand.
+        wanted = stab.look(pair.low, calib)
+        looked = time.perf_counter()
         read = None
-        if wants_read:
+        if wanted:
+            calib = calib if fresh else self._calibrate(pair)
             read = self._read(pair, calib)
             self.reads += 1
-            self._reads_since_change += 1
-        snap = self.stabilizer.feed(pair.low, calib, read)
-        if self.stabilizer.hand:
+            self._read_at = (looked, time.perf_counter())
+        snap = stab.take(read, self.frames_read)
+        done = time.perf_counter()
+        if stab.hand:
             self.hand_frame_at = arrived
         if snap is None:
             return None
+        # Where the time went, for ``bench loop``: when the frame that made the snapshot
+        # arrived, how long looking at it took (motion, hand), when the last read voted
+        # (its calibration with it) started and ended, and when the snapshot was made.
+        self.timing = {"frame": self.frames_read, "arrived": arrived, "look_s": looked - arrived,
+                       "read_started": self._read_at[0], "read_ended": self._read_at[1],
+                       "done": done}
         # A card's confidence: the share of the votes its token got, and no more than
         # the reader's own confidence in it (the least of the reads voted): the
         # stabiliser's snapshot keeps both.
@@ -132,7 +129,15 @@ class VisionSnapshots:
             sure = snap.confidence.get(zone, [])
             zones[zone] = tuple(Reading(token, sure[k] if k < len(sure) else 0.0)
                                 for k, token in enumerate(tokens))
+        self.snapshot_frames = snap.frames
         return Snapshot(zones)
+
+    def _calibrate(self, pair: FramePair) -> Calibration:
+        self._since_calibration = 0
+        try:
+            return self.calibrator.update(pair.main)
+        except CalibrationError as error:
+            raise SourceError(str(error)) from None
 
     def _read(self, pair: FramePair, calib: Calibration) -> FrameRead:
         """Read the zones that changed since the last read (and those it was unsure of);
@@ -155,14 +160,6 @@ class VisionSnapshots:
             self.zones_read += len(layout.zones)
         self._last_read, self._last_read_low = read, pair.low
         return read
-
-    def _changed(self, pair: FramePair) -> bool:
-        """Whether any patch of the picture changed since the last frame."""
-        gray = cv2.cvtColor(pair.low, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        previous, self._previous_low = self._previous_low, gray
-        if previous is None or previous.shape != gray.shape:
-            return True
-        return float((np.abs(gray - previous) > CHANGE_LEVEL).mean()) > CHANGE_SHARE
 
     def close(self) -> None:
         self.frames.close()
@@ -205,6 +202,7 @@ class TableFrames:
         self.style = style
         self.camera = Camera(tilt_x_deg=3.0, tilt_y_deg=-2.0, yaw_deg=1.0, fill=0.92)
         self.hand_frames = hand_frames
+        self.hand_pause = 0
         self.zones: Zones = {}
         self._queue: list[FramePair] = []
         self._still: FramePair | None = None
@@ -231,9 +229,11 @@ class TableFrames:
         return [FramePair(img, low_from_main(img)) for img in hands], still
 
     def show(self, zones: Zones, hand: bool = True) -> None:
-        """Lay the table as ``zones`` says; a hand was over it while the cards moved."""
+        """Lay the table as ``zones`` says; a hand was over it while the cards moved
+        (and held still over it for ``hand_pause`` more frames)."""
         self.zones = dict(zones)
         self._queue, self._still = self.render(zones, hand)
+        self._queue += self._queue[-1:] * self.hand_pause
 
     def nudge(self) -> None:
         """A player straightens the cards: the same table laid again, a little differently."""
@@ -321,7 +321,8 @@ class VisionTable:
         self.name = f"simulated table through {vision.name}"
         # Enough polls for the hand frames, the still frames and the voted reads.
         stab = vision.stabilizer
-        self.polls_per_change = frames.hand_frames + stab.still_frames + stab.vote_frames + 2
+        self.polls_per_change = (frames.hand_frames + frames.hand_pause + stab.still_frames
+                                 + stab.vote_frames + 2)
 
     def show(self, zones: Zones, hand: bool = True) -> None:
         self.frames.show(zones, hand)
