@@ -38,7 +38,7 @@ LOCALE := companion/locale
 .PHONY: catalogs
 catalogs: $(STAMP)
 	$(BIN)/pybabel extract -F pyproject.toml --add-location=file --sort-by-file --no-wrap \
-	  --project=battleline-companion -o $(LOCALE)/battleline.pot companion hardware
+	  --project=battleline-companion -o $(LOCALE)/battleline.pot companion hardware vision
 	$(BIN)/pybabel update -i $(LOCALE)/battleline.pot -d $(LOCALE) -D battleline \
 	  --ignore-obsolete --no-wrap --no-fuzzy-matching
 	$(BIN)/pybabel compile -d $(LOCALE) -D battleline --statistics

@@ -96,24 +96,24 @@ class Companion:
         if self.journal.trouble is None:
             return statuses
         # The game goes on; the flags with nothing else to show blink for the journal.
-        unwritten = _message("journal not written")
+        unwritten = Message(N_("journal not written"))
         return [replace(s, light=FlagState.ATTENTION, text=unwritten)
                 if s.light is FlagState.OFF else s for s in statuses]
 
-    def journal_problem(self) -> str | None:
+    def journal_problem(self) -> Message | None:
         """What the view says while the journal is not being written."""
         trouble = self.journal.trouble
         if trouble is None:
             return None
-        return (f"journal: not being written ({trouble}); the game goes on, and what "
-                "waits is written once there is room")
+        return Message(N_("journal: not being written ({trouble}); the game goes on, and "
+                          "what waits is written once there is room"), trouble=trouble)
 
     def messages(self) -> list[str]:
         out: list[str] = [] if self.camera_problem is None else [
             Message(N_("camera: {problem}"), problem=self.camera_problem)]
         journal = self.journal_problem()
         if journal is not None:
-            out.insert(0, _message(journal))
+            out.insert(0, journal)
         if self._holding:
             out.append(Message(N_("a deck is being enrolled: the cards laid now are not "
                                   "taken as plays")))
@@ -313,7 +313,7 @@ class Companion:
         if trouble != self._journal_trouble:  # its start is said with the other messages
             self._journal_trouble = trouble
             if not trouble:
-                self.view.say(_message("journal: written again"))
+                self.view.say(Message(N_("journal: written again")))
         self.lights.set_all(lights_of(self.statuses()))
         self.lights_updated_at = time.perf_counter()
         self.view.show(self.model())

@@ -22,6 +22,7 @@ from typing import Any, Final
 import platformdirs
 
 from companion import i18n
+from companion.i18n import _
 from companion.safe_write import write_atomic
 from hardware.config import ConfigError as LightsConfigError
 from hardware.config import LightsConfig
@@ -117,8 +118,8 @@ class Config:
     def __post_init__(self) -> None:
         if self.battlefield == "hundred-years-war" and not self.tactics:
             # Each player's king is a leader, placed with the battlefield cards.
-            raise ConfigError("rules.battlefield: the Hundred Years' War needs "
-                              "rules.tactics = true (the kings are leaders)")
+            raise ConfigError(_("rules.battlefield: the Hundred Years' War needs "
+                                "rules.tactics = true (the kings are leaders)"))
 
     def journal_path(self) -> Path:
         if self.journal_dir:
@@ -138,7 +139,8 @@ def config_path() -> Path:
 def _choice(options: tuple[str, ...]) -> Callable[[Any, str], str]:
     def parse(value: Any, key: str) -> str:
         if not isinstance(value, str) or value not in options:
-            raise ConfigError(f"{key}: must be one of {', '.join(options)}, not {value!r}")
+            raise ConfigError(_("{key}: must be one of {options}, not {value}").format(
+                key=key, options=", ".join(options), value=repr(value)))
         return value
 
     return parse
@@ -146,26 +148,30 @@ def _choice(options: tuple[str, ...]) -> Callable[[Any, str], str]:
 
 def _bool(value: Any, key: str) -> bool:
     if not isinstance(value, bool):
-        raise ConfigError(f"{key}: must be true or false, not {value!r}")
+        raise ConfigError(_("{key}: must be true or false, not {value}").format(
+            key=key, value=repr(value)))
     return value
 
 
 def _text(value: Any, key: str) -> str:
     if not isinstance(value, str):
-        raise ConfigError(f"{key}: must be a string, not {value!r}")
+        raise ConfigError(_("{key}: must be a string, not {value}").format(
+            key=key, value=repr(value)))
     return value
 
 
 def _name(value: Any, key: str) -> str:
     if not isinstance(value, str) or len(value) > 16:
-        raise ConfigError(f"{key}: must be a name of at most 16 characters, not {value!r}")
+        raise ConfigError(_("{key}: must be a name of at most 16 characters, not "
+                            "{value}").format(key=key, value=repr(value)))
     return value
 
 
 def _number(low: float, high: float) -> Callable[[Any, str], float]:
     def parse(value: Any, key: str) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
-            raise ConfigError(f"{key}: must be a number {low}..{high}, not {value!r}")
+            raise ConfigError(_("{key}: must be a number {low}..{high}, not {value}").format(
+                key=key, low=low, high=high, value=repr(value)))
         return float(value)
 
     return parse
@@ -174,7 +180,8 @@ def _number(low: float, high: float) -> Callable[[Any, str], float]:
 def _count(low: int, high: int) -> Callable[[Any, str], int]:
     def parse(value: Any, key: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ConfigError(f"{key}: must be a whole number {low}..{high}, not {value!r}")
+            raise ConfigError(_("{key}: must be a whole number {low}..{high}, not "
+                                "{value}").format(key=key, low=low, high=high, value=repr(value)))
         return value
 
     return parse
@@ -182,7 +189,8 @@ def _count(low: int, high: int) -> Callable[[Any, str], int]:
 
 def _device(value: Any, key: str) -> int | str:
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise ConfigError(f"{key}: must be a camera index or a video file path, not {value!r}")
+        raise ConfigError(_("{key}: must be a camera index or a video file path, not "
+                            "{value}").format(key=key, value=repr(value)))
     return value
 
 
@@ -227,7 +235,7 @@ def from_mapping(data: Mapping[str, Any], where: str = "config") -> Config:
     for section, body in data.items():
         if section == "lights":
             if not isinstance(body, Mapping):
-                raise ConfigError(f"{where}: [lights] must be a table")
+                raise ConfigError(_("{where}: [lights] must be a table").format(where=where))
             try:
                 values["lights"] = LightsConfig.from_mapping(body)
             except LightsConfigError as error:
@@ -236,14 +244,16 @@ def from_mapping(data: Mapping[str, Any], where: str = "config") -> Config:
         keys = _SCHEMA.get(section)
         if keys is None:
             known = ", ".join([*_SCHEMA, "lights"])
-            raise ConfigError(f"{where}: [{section}]: unknown section (known: {known})")
+            raise ConfigError(_("{where}: [{section}]: unknown section (known: {known})").format(
+                where=where, section=section, known=known))
         if not isinstance(body, Mapping):
-            raise ConfigError(f"{where}: [{section}] must be a table")
+            raise ConfigError(_("{where}: [{section}] must be a table").format(
+                where=where, section=section))
         for key, value in body.items():
             if key not in keys:
-                raise ConfigError(
-                    f"{where}: {section}.{key}: unknown setting (known: {', '.join(keys)})"
-                )
+                raise ConfigError(_("{where}: {setting}: unknown setting (known: "
+                                    "{known})").format(where=where, setting=f"{section}.{key}",
+                                                       known=", ".join(keys)))
             name, parse = keys[key]
             try:
                 values[name] = parse(value, f"{section}.{key}")
@@ -263,11 +273,14 @@ def load_config(path: Path | None = None) -> tuple[Config, Path, bool]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{path}: cannot read ({error})") from None
+        raise ConfigError(_("{path}: cannot read ({error})").format(
+            path=path, error=error)) from None
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: not valid TOML ({error})") from None
+        raise ConfigError(_("{path}: not valid TOML ({error})").format(
+            path=path, error=error)) from None
     except RecursionError:
-        raise ConfigError(f"{path}: not valid TOML (nested too deeply)") from None
+        raise ConfigError(_("{path}: not valid TOML (nested too deeply)").format(
+            path=path)) from None
     return from_mapping(data, str(path)), path, True
 
 
@@ -335,10 +348,11 @@ def save_settings(path: Path, changes: Mapping[str, TomlValue]) -> Config:
     try:
         text = path.read_text(encoding="utf-8") if path.exists() else DEFAULT_TOML
     except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{path}: cannot read ({error})") from None
+        raise ConfigError(_("{path}: cannot read ({error})").format(
+            path=path, error=error)) from None
     lines = text.splitlines()
     for name, value in changes.items():
-        table, _, key = name.rpartition(".")
+        table, _dot, key = name.rpartition(".")
         if not table or not key:
             raise ConfigError(f"{name}: a setting is named table.key")
         _set_line(lines, table, key, value)
@@ -346,8 +360,8 @@ def save_settings(path: Path, changes: Mapping[str, TomlValue]) -> Config:
     try:
         config = from_mapping(tomllib.loads(new), str(path))
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: the changed settings would not be valid TOML ({error}); "
-                          "the file is left as it was") from None
+        raise ConfigError(_("{path}: the changed settings would not be valid TOML ({error}); "
+                            "the file is left as it was").format(path=path, error=error)) from None
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, new)
     return config
@@ -419,17 +433,21 @@ def _view_choice(config: Config, notes: list[str]) -> tuple[str, bool]:
     where = display_kind() if view in ("auto", "touchscreen") else None
     if view == "auto":
         if where is None:
-            notes.append("view: no display, terminal view")
+            notes.append(_("view: no display, terminal view"))
             return "terminal", False
         view = "touchscreen"
     if view != "touchscreen":
         return view, False
     fullscreen = config.screen == "fullscreen" or (config.screen == "auto" and where != "desktop")
     if config.view == "auto" or config.screen == "auto":
-        shown = "full screen" if fullscreen else "in a window"
-        on = {"desktop": "a desktop display: ", "console": "the screen, through SDL: "}.get(
-            where or "", "")
-        notes.append(f"view: {on}the touchscreen, {config.orientation}, {shown}")
+        shown = _("full screen") if fullscreen else _("in a window")
+        orientation = _("landscape") if config.orientation == "landscape" else _("portrait")
+        template = {"desktop": _("view: a desktop display: the touchscreen, {orientation}, "
+                                 "{shown}"),
+                    "console": _("view: the screen, through SDL: the touchscreen, "
+                                 "{orientation}, {shown}")}.get(
+            where or "", _("view: the touchscreen, {orientation}, {shown}"))
+        notes.append(template.format(orientation=orientation, shown=shown))
     return view, fullscreen
 
 
@@ -440,21 +458,22 @@ def detect(config: Config) -> Choices:
         found = _camera_present()
         camera = found or "simulated"
         notes.append(
-            f"camera: found one, using {found}"
+            _("camera: found one, using {camera}").format(camera=found)
             if found
-            else "camera: none found, so the simulated table plays a bot game"
+            else _("camera: none found, so the simulated table plays a bot game")
         )
     view, fullscreen = _view_choice(config, notes)
     try:
         board = resolve_board(config.lights)
     except Exception as error:  # a serial port scan failing must not stop the game
         board = "none"
-        notes.append(f"lights: cannot look for a board ({error}); no lights")
+        notes.append(_("lights: cannot look for a board ({error}); no lights").format(
+            error=error))
     if config.lights.board == "auto":
         why = {
-            "pico": "a Pico is plugged in",
-            "direct": "on a Raspberry Pi: the GPIO pins",
-            "mock": "not a Raspberry Pi and no Pico: mock pins",
+            "pico": _("a Pico is plugged in"),
+            "direct": _("on a Raspberry Pi: the GPIO pins"),
+            "mock": _("not a Raspberry Pi and no Pico: mock pins"),
         }.get(board, board)
-        notes.append(f"lights: {board} ({why})")
+        notes.append(_("lights: {board} ({why})").format(board=board, why=why))
     return Choices(camera, view, board, tuple(notes), fullscreen)

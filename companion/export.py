@@ -10,11 +10,11 @@ hands or draws, so this is the table's game, not the full one
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
-from companion.journal import JournalError, event_from, read_journal
+from companion.i18n import ArgumentParser, _, ngettext, set_language
+from companion.journal import JournalError, event_from, line_of, read_journal
 from companion.rules.claims import Reason
 from companion.rules.table_record import TableEvent, TableRecord, result_text
 from companion.safe_write import write_atomic
@@ -28,7 +28,7 @@ def export_record(path: Path) -> TableRecord:
     events: list[TableEvent] = []
     for number, line in enumerate(record.lines, start=2):
         if line.get("type") == "event":
-            event = event_from(line, f"{path}: line {number}")
+            event = event_from(line, line_of(path, number))
             reason = _REASONS.get(str(line.get("ruling", "")))
             events.append(TableEvent(event.player, event.action, reason))
         elif line.get("type") == "undo" and events:
@@ -45,16 +45,18 @@ def export_text(path: Path) -> str:
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="battleline-companion export",
-                                 description="Write a game journal as a readable game record "
-                                             "(battleline-table/1).")
+    set_language("auto")  # the system's: export reads no settings
+    ap = ArgumentParser(prog="battleline-companion export",
+                                 description=_("Write a game journal as a readable game "
+                                               "record (battleline-table/1)."))
     ap.add_argument("journal", type=Path)
-    ap.add_argument("--out", type=Path, default=None, help="file to write (default: print)")
+    ap.add_argument("--out", type=Path, default=None,
+                    help=_("file to write (default: print)"))
     ns = ap.parse_args(argv)
     try:
         text = export_text(ns.journal)
     except JournalError as error:
-        print(f"export: {error}", file=sys.stderr)
+        print(_("export: {problem}").format(problem=error), file=sys.stderr)
         return 1
     if ns.out is None:
         sys.stdout.write(text)
@@ -62,7 +64,10 @@ def main(argv: list[str]) -> int:
         try:
             write_atomic(ns.out, text)  # the old file or the whole new one, never torn
         except OSError as error:
-            print(f"export: {ns.out}: cannot write ({error.strerror or error})", file=sys.stderr)
+            print(_("export: {path}: cannot write ({error})").format(
+                path=ns.out, error=error.strerror or error), file=sys.stderr)
             return 1
-        print(f"{ns.out}: {text.count(chr(10))} lines")
+        count = text.count("\n")
+        print(ngettext("{path}: {n} line", "{path}: {n} lines", count).format(
+            path=ns.out, n=count))
     return 0

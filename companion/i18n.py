@@ -3,8 +3,8 @@
 The catalogs live in ``companion/locale/<lang>/LC_MESSAGES/battleline.po``,
 compiled beside themselves to ``battleline.mo`` and shipped in the package.
 They are made with Babel (a dev dependency): ``make catalogs`` extracts every
-``_``, ``N_``, ``ngettext`` and ``NP_`` string of the companion and the
-hardware into ``battleline.pot``, updates each language's .po and compiles
+``_``, ``N_``, ``ngettext`` and ``NP_`` string of the companion, the
+hardware and vision into ``battleline.pot``, updates each language's .po and compiles
 them. At run time only the standard library's gettext reads them.
 
 ``_`` and ``ngettext`` translate now; ``N_`` and ``NP_`` only mark a string
@@ -14,10 +14,13 @@ shown. Templates use named ``{parameters}`` so a translation may reorder them.
 
 from __future__ import annotations
 
+import argparse
 import gettext
 import os
+import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple, NoReturn
 
 DOMAIN: Final = "battleline"
 LOCALE_DIR: Final = Path(__file__).parent / "locale"
@@ -99,3 +102,27 @@ def N_(message: str) -> str:
 def NP_(singular: str, plural: str) -> Plural:
     """Marks a singular/plural pair for the catalog; ``ngettext`` picks the form where shown."""
     return Plural(singular, plural)
+
+
+class _Formatter(argparse.HelpFormatter):
+    def add_usage(self, usage: str | None, actions: Iterable[argparse.Action],
+                  groups: Iterable[argparse._MutuallyExclusiveGroup],
+                  prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with its own words (usage, options, help, error) in the language set when
+    it is made; argparse itself looks in a catalog of its own the package does not ship."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(formatter_class=_Formatter, add_help=False, **kwargs)
+        self._positionals.title = _("positional arguments")
+        self._optionals.title = _("options")
+        self.add_argument("-h", "--help", action="help",
+                          help=_("show this help message and exit"))
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, _("{prog}: error: {message}").format(prog=self.prog, message=message)
+                  + "\n")

@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
+from companion.i18n import _
 from companion.rules.actions import Action, parse_action
 from companion.rules.battlefield import Setup
 from companion.rules.errors import NotationError
@@ -45,6 +46,11 @@ class JournalError(ValueError):
     """A journal that cannot be read; the message names the file, line and problem."""
 
 
+def line_of(path: Path | str, number: int) -> str:
+    """Where a problem is: the file and the line, as every message names them."""
+    return _("{path}: line {number}").format(path=path, number=number)
+
+
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
@@ -55,18 +61,21 @@ def variant_json(variant: Variant) -> dict[str, object]:
 
 def variant_from(raw: object, where: str) -> Variant:
     if not isinstance(raw, dict):
-        raise JournalError(f"{where}: variant must be an object")
+        raise JournalError(_("{where}: variant must be an object").format(where=where))
     names = {f.name for f in fields(Variant)}
     unknown = set(raw) - names
     if unknown:
-        raise JournalError(f"{where}: unknown rule option(s) {sorted(unknown)}")
+        raise JournalError(_("{where}: unknown rule options {options}").format(
+            where=where, options=sorted(unknown)))
     for name in ("tactics", "terrain"):
         if not isinstance(raw.get(name, False), bool):
-            raise JournalError(f"{where}: variant {name} must be true or false")
+            raise JournalError(_("{where}: variant {name} must be true or false").format(
+                where=where, name=name))
     if raw.get("claim_timing", "standard") not in ("standard", "advanced"):
-        raise JournalError(f"{where}: claim_timing must be standard or advanced")
+        raise JournalError(_("{where}: claim_timing must be standard or advanced").format(
+            where=where))
     if raw.get("edition", "gmt") not in ("gmt", "medieval"):
-        raise JournalError(f"{where}: edition must be gmt or medieval")
+        raise JournalError(_("{where}: edition must be gmt or medieval").format(where=where))
     return Variant(**raw)
 
 
@@ -85,7 +94,8 @@ def outcome_from(raw: Mapping[str, Any], where: str = "outcome") -> Outcome:
         return Outcome(Player(winner) if winner else None, Ending(raw["ending"]),
                        (int(flags[0]), int(flags[1])))
     except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError) as error:
-        raise JournalError(f"{where}: not a result ({error!r})") from None
+        raise JournalError(_("{where}: not a result ({error})").format(
+            where=where, error=repr(error))) from None
 
 
 def event_json(n: int, event: TrackedEvent, position: Position) -> dict[str, object]:
@@ -109,7 +119,8 @@ def event_from(line: Mapping[str, Any], where: str) -> TrackedEvent:
         player = Player(line["player"])
         action: Action = parse_action(str(line["action"]))
     except (KeyError, ValueError, NotationError) as error:
-        raise JournalError(f"{where}: not an event ({error})") from None
+        raise JournalError(_("{where}: not an event ({error})").format(
+            where=where, error=error)) from None
     pile = line.get("pile")
     return TrackedEvent(player, action, str(pile) if pile else None)
 
@@ -134,7 +145,7 @@ class JournalRecord:
 
     @property
     def variant(self) -> Variant:
-        return variant_from(self.header.get("variant", {}), f"{self.path}: line 1")
+        return variant_from(self.header.get("variant", {}), line_of(self.path, 1))
 
     @property
     def setup(self) -> Setup:
@@ -144,7 +155,8 @@ class JournalRecord:
             return Setup(raw)
         except (ValueError, TypeError):
             choices = ", ".join(s.value for s in Setup)
-            raise JournalError(f"{self.path}: line 1: setup must be {choices}, not {raw!r}") from None
+            raise JournalError(_("{where}: setup must be {choices}, not {value}").format(
+                where=line_of(self.path, 1), choices=choices, value=repr(raw))) from None
 
     @property
     def first(self) -> Player | None:
@@ -155,8 +167,9 @@ class JournalRecord:
         try:
             return Player(first)
         except (ValueError, TypeError):
-            raise JournalError(f"{self.path}: line 1: first must be north, south or null, "
-                               f"not {first!r}") from None
+            raise JournalError(_("{where}: first must be north, south or null, not "
+                                 "{value}").format(where=line_of(self.path, 1),
+                                                   value=repr(first))) from None
 
 
 def _json_object(raw: bytes) -> dict[str, Any]:
@@ -164,11 +177,11 @@ def _json_object(raw: bytes) -> dict[str, Any]:
     try:
         line = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        raise ValueError("not UTF-8 text") from None
+        raise ValueError(_("not UTF-8 text")) from None
     except RecursionError:
-        raise ValueError("nested too deeply") from None
+        raise ValueError(_("nested too deeply")) from None
     if not isinstance(line, dict):
-        raise ValueError("not a JSON object")
+        raise ValueError(_("not a JSON object"))
     return line
 
 
@@ -178,7 +191,8 @@ def read_journal(path: Path, *, lenient: bool = False) -> JournalRecord:
     try:
         data = path.read_bytes()
     except OSError as error:
-        raise JournalError(f"{path}: cannot read ({error.strerror or error})") from None
+        raise JournalError(_("{path}: cannot read ({error})").format(
+            path=path, error=error.strerror or error)) from None
     return parse_journal(path, data, lenient=lenient)
 
 
@@ -190,16 +204,17 @@ def parse_journal(path: Path, data: bytes, *, lenient: bool = False) -> JournalR
     good = 0
     torn = bool(tail.strip())
     for number, raw in enumerate(complete, start=1):
-        where = f"{path}: line {number}"
+        where = line_of(path, number)
         try:
             line = _json_object(raw)
         except ValueError as error:
             if number == len(complete) and not tail.strip() and record is not None:
                 torn = True  # the last line, cut and then followed by a newline write
                 break
+            problem = _("{where}: not a JSON object ({error})").format(where=where, error=error)
             if record is None or not lenient:
-                raise JournalError(f"{where}: not a JSON object ({error})") from None
-            record.bad.append((number, f"{where}: not a JSON object ({error})"))
+                raise JournalError(problem) from None
+            record.bad.append((number, problem))
             good += len(raw) + 1
             continue
         good += len(raw) + 1
@@ -216,7 +231,7 @@ def parse_journal(path: Path, data: bytes, *, lenient: bool = False) -> JournalR
         record.lines.append(line)
         record.numbers.append(number)
     if record is None:
-        raise JournalError(f"{path}: empty journal (no header line)")
+        raise JournalError(_("{path}: empty journal (no header line)").format(path=path))
     record.torn = torn
     record.good_bytes = good
     return record
@@ -224,9 +239,10 @@ def parse_journal(path: Path, data: bytes, *, lenient: bool = False) -> JournalR
 
 def _header(path: Path, line: dict[str, Any], where: str) -> JournalRecord:
     if line.get("type") != "game" or line.get("format") != FORMAT:
-        raise JournalError(f"{where}: expected a {FORMAT} header line")
+        raise JournalError(_("{where}: expected a {format} header line").format(
+            where=where, format=FORMAT))
     record = JournalRecord(path, line)
-    _ = record.variant, record.setup, record.first  # each names line 1 if it is bad
+    _checked = record.variant, record.setup, record.first  # each names line 1 if it is bad
     return record
 
 
@@ -237,14 +253,15 @@ def _take(record: JournalRecord, line: dict[str, Any], where: str) -> None:
         record.events.append(event_from(line, where))
     elif kind == "undo":
         if not record.events:
-            raise JournalError(f"{where}: undo with no event to undo")
+            raise JournalError(_("{where}: undo with no event to undo").format(where=where))
         record.events.pop()
     elif kind == "end":
         record.ended = True
         if line.get("ending"):
             record.outcome = outcome_from(line, where)
     elif kind != "note":
-        raise JournalError(f"{where}: unknown line type {kind!r}")
+        raise JournalError(_("{where}: unknown line type {kind}").format(
+            where=where, kind=repr(kind)))
 
 
 def cut_before(record: JournalRecord, number: int, problem: str) -> JournalRecord:
@@ -331,8 +348,8 @@ class Journal:
             directory.mkdir(parents=True, exist_ok=True)
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o666)
         except OSError as error:
-            raise JournalError(f"{directory}: cannot start a journal there "
-                               f"({error.strerror or error})") from None
+            raise JournalError(_("{folder}: cannot start a journal there ({error})").format(
+                folder=directory, error=error.strerror or error)) from None
         journal = cls(path, fd)
         journal.write({"type": "game", "format": FORMAT, "started": now(), **header})
         fsync_dir(directory)
@@ -351,8 +368,8 @@ class Journal:
                 os.fsync(raw.fileno())
             fd = os.open(record.path, os.O_WRONLY | os.O_APPEND)
         except OSError as error:
-            raise JournalError(f"{record.path}: cannot go on writing it "
-                               f"({error.strerror or error})") from None
+            raise JournalError(_("{path}: cannot go on writing it ({error})").format(
+                path=record.path, error=error.strerror or error)) from None
         return cls(record.path, fd, _last_number(record))
 
     @classmethod

@@ -103,13 +103,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--quiet", action="store_true", help="print only results")
     args = parser.parse_args(argv)
     if args.games < 1:
-        parser.error("--games must be at least 1")
+        parser.error(_("--games must be at least 1"))
 
     out: Callable[[str], None] = (lambda _line: None) if args.quiet else print
     match = Match()
     for game in range(args.games):
         seed, first = args.seed + game, match.next_first
-        print(f"Game {game + 1} (seed {seed}, {first} plays first)")
+        side = _("north") if first is Player.NORTH else _("south")
+        print(_("Game {k} (seed {seed}, {side} plays first)").format(
+            k=game + 1, seed=seed, side=side))
         bots = {p: BOTS[getattr(args, p.value)](seed * 2 + i) for i, p in enumerate(PLAYERS)}
         state = play_game(bots[Player.NORTH], bots[Player.SOUTH], seed=seed, first=first, out=out)
         assert state.outcome is not None

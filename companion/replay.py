@@ -12,12 +12,12 @@ ruling), the result, and exits 1 naming the first line that does not replay.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 from companion.app import result_line
-from companion.journal import JournalError, read_journal
+from companion.i18n import ArgumentParser, _, ngettext, set_language
+from companion.journal import JournalError, line_of, read_journal
 from companion.rules.errors import IllegalAction, NotationError
 from companion.rules.game import Outcome
 from companion.rules.position import Player
@@ -49,7 +49,8 @@ def _text(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise JournalError(f"{path}: cannot read ({error})") from None
+        raise JournalError(_("{path}: cannot read ({error})").format(
+            path=path, error=error)) from None
 
 
 def replay_table(path: Path, out: list[str]) -> Tracker:
@@ -66,7 +67,7 @@ def replay_table(path: Path, out: list[str]) -> Tracker:
         try:
             done = tracker.apply(TrackedEvent(event.player, event.action))
         except IllegalAction as error:
-            raise JournalError(f"{path}: line {event.line}: {error}") from None
+            raise JournalError(f"{line_of(path, event.line)}: {error}") from None
         out.append(replayed_line(number, done))
     return tracker
 
@@ -78,7 +79,9 @@ def replay_full(path: Path, out: list[str]) -> Outcome | None:
         state = record.replay()
     except (NotationError, IllegalAction) as error:
         raise JournalError(f"{path}: {error}") from None
-    out.append(f"{len(record.actions)} actions (deals and draws included) replayed")
+    count = len(record.actions)
+    out.append(ngettext("{n} action (deals and draws included) replayed",
+                        "{n} actions (deals and draws included) replayed", count).format(n=count))
     return state.outcome
 
 
@@ -89,23 +92,25 @@ def replay(path: Path, out: list[str], problems: list[str] | None = None) -> Tra
     record = read_journal(path, lenient=lenient)
     walked = walk(record, out, stop_at_first=not lenient)
     if problems is not None:
-        problems += [problem for _, problem in walked.problems]
+        problems += [problem for _line, problem in walked.problems]
     elif walked.problems:
         raise JournalError(walked.problems[0][1])
     if record.torn:
-        out.append("(the last line was cut short and is left out)")
+        out.append(_("(the last line was cut short and is left out)"))
     return walked.tracker
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(
+    set_language("auto")  # the system's: replay reads no settings
+    ap = ArgumentParser(
         prog="battleline-companion replay",
-        description="Replay a game journal, table record or full game record through the rules.",
+        description=_("Replay a game journal, table record or full game record through the "
+                      "rules."),
     )
-    ap.add_argument("journal", type=Path, help="a journal (.jsonl) or a game record")
-    ap.add_argument("--quiet", action="store_true", help="print only the result")
+    ap.add_argument("journal", type=Path, help=_("a journal (.jsonl) or a game record"))
+    ap.add_argument("--quiet", action="store_true", help=_("print only the result"))
     ap.add_argument("--lenient", action="store_true",
-                    help="a journal: report every bad line and replay the rest")
+                    help=_("a journal: report every bad line and replay the rest"))
     ns = ap.parse_args(argv)
     lines: list[str] = []
     problems: list[str] | None = [] if ns.lenient else None
@@ -113,27 +118,32 @@ def main(argv: list[str]) -> int:
     try:
         if kind == "full":
             outcome = replay_full(ns.journal, lines)
-            what = "every action legal"
+            what = _("every action legal")
         else:
             tracker = (replay_table(ns.journal, lines) if kind == "table"
                        else replay(ns.journal, lines, problems))
             outcome = tracker.outcome
-            lines.append(f"{len(tracker.history)} events replayed")
-            what = ("every event and ruling as the rules give" if kind == "table"
-                    else "every position as journaled")
+            count = len(tracker.history)
+            lines.append(ngettext("{n} event replayed", "{n} events replayed", count).format(
+                n=count))
+            what = (_("every event and ruling as the rules give") if kind == "table"
+                    else _("every position as journaled"))
     except JournalError as error:
         print("\n".join(lines))
-        print(f"replay: {error}", file=sys.stderr)
+        print(_("replay: {problem}").format(problem=error), file=sys.stderr)
         return 1
     summary = lines.pop()
     if not ns.quiet:
         print("\n".join(lines))
     if problems:
         for problem in problems:
-            print(f"replay: {problem}", file=sys.stderr)
-        what = f"{len(problems)} bad line(s) left out"
+            print(_("replay: {problem}").format(problem=problem), file=sys.stderr)
+        what = ngettext("{n} bad line left out", "{n} bad lines left out",
+                        len(problems)).format(n=len(problems))
     if outcome is None:
-        print(f"{summary}, {what}; the game is unfinished")
+        print(_("{summary}, {checked}; the game is unfinished").format(
+            summary=summary, checked=what))
     else:
-        print(f"{summary}, {what}. {result_line(outcome)}")
+        print(_("{summary}, {checked}. {result}").format(
+            summary=summary, checked=what, result=result_line(outcome)))
     return 1 if problems else 0

@@ -18,16 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.app import Companion, Options, ViewClosed, result_line, run_live, waiting
-from companion.config import (
-    BATTLEFIELDS,
-    Choices,
-    Config,
-    ConfigError,
-    config_path,
-    detect,
-    load_config,
-)
-from companion.i18n import EDITIONS, LANGUAGES, set_language
+from companion.config import Choices, Config, ConfigError, config_path, detect, load_config
+from companion.i18n import _, ngettext, set_language, translation
 from companion.journal import (
     Journal,
     JournalError,
@@ -44,6 +36,7 @@ from companion.rules.battlefield import Setup
 from companion.rules.game import Outcome
 from companion.rules.match import Match
 from companion.rules.position import ClaimTiming, Edition, Player, Variant
+from companion.run_options import parser, with_arguments
 from companion.salvage import resumable
 from companion.simtable import TruthSnapshots, script_game
 from companion.simulate import Driver, SimulatedTable
@@ -59,106 +52,12 @@ if TYPE_CHECKING:
     from vision.profile import DeckProfile
 
 
-def _speed(text: str) -> float:
-    if text == "max":
-        return 0.0
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: a factor such as 2 or 0.5, or max") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError("the speed factor must be above 0 (or max)")
-    return value
-
-
-def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
-        prog="battleline-companion play",
-        description="Run the companion: the camera table if there is a camera, else seeded "
-        "bot games on the simulated table.",
-    )
-    ap.add_argument("--seed", type=int, default=1, help="simulated game's seed (default 1)")
-    ap.add_argument("--games", type=int, default=1, help="games in the match (default 1)")
-    ap.add_argument("--speed", type=_speed, default=1.0,
-                    help="simulated players' pace: a factor (2 = twice as fast) or max")
-    ap.add_argument("--config", type=Path, default=None, help="settings file (TOML)")
-    ap.add_argument("--journal", type=Path, default=None, help="folder of game journals")
-    ap.add_argument("--new", action="store_true", help="close an unfinished game, start anew")
-    ap.add_argument("--camera", choices=["auto", "simulated", "picamera2", "opencv", "folder"],
-                    help="the camera (default: the settings', auto)")
-    ap.add_argument("--snapshots", choices=["vision", "truth"],
-                    help="simulated table: read rendered frames with vision (default) or use "
-                    "the table's truth")
-    ap.add_argument("--lights", choices=["auto", "direct", "pico", "mock", "none"],
-                    help="the lights board (default: the settings', auto)")
-    ap.add_argument("--view", choices=["auto", "touchscreen", "terminal", "none"],
-                    help="the view (default: the settings', auto: the touchscreen if there is "
-                    "a display, else the terminal)")
-    ap.add_argument("--orientation", choices=["landscape", "portrait"],
-                    help="touchscreen: 800x480 landscape or 720x1280 portrait")
-    screen = ap.add_mutually_exclusive_group()
-    screen.add_argument("--fullscreen", dest="screen", action="store_const", const="fullscreen",
-                        help="touchscreen: fill the screen")
-    screen.add_argument("--windowed", dest="screen", action="store_const", const="windowed",
-                        help="touchscreen: in a window")
-    ap.add_argument("--north", choices=["greedy", "random"], default="greedy")
-    ap.add_argument("--south", choices=["greedy", "random"], default="greedy")
-    ap.add_argument("--auto-claim", action="store_true", default=None,
-                    help="take a flag as soon as it is provable")
-    ap.add_argument("--advanced-claims", action="store_true", default=None,
-                    help="advanced claim timing: claims only at the start of a turn")
-    ap.add_argument("--battlefield", choices=list(BATTLEFIELDS),
-                    help="Battle Line: Medieval's terrain cards: none, laid at random "
-                         "(shuffled) or placed in turn (hundred-years-war)")
-    ap.add_argument("--no-hints", action="store_true",
-                    help="do not light the flags provable now")
-    ap.add_argument("--language", choices=["auto", *LANGUAGES],
-                    help="the view's and the messages' language (auto: the system's)")
-    ap.add_argument("--edition", choices=list(EDITIONS),
-                    help="the names on your cards: gmt (Phalanx) or medieval (Square)")
-    ap.add_argument("--quiet", action="store_true",
-                    help="print only the results (and no view, unless --view names one)")
-    return ap
-
-
-def _with_arguments(config: Config, ns: argparse.Namespace) -> Config:
-    changes: dict[str, Any] = {}
-    if ns.camera:
-        changes["camera"] = ns.camera
-    if ns.snapshots:
-        changes["snapshots"] = ns.snapshots
-    if ns.journal:
-        changes["journal_dir"] = str(ns.journal)
-    if ns.auto_claim:
-        changes["auto_claim"] = True
-    if ns.advanced_claims:
-        changes["claim_timing"] = "advanced"
-    if ns.battlefield:
-        changes["battlefield"] = ns.battlefield
-    if ns.no_hints:
-        changes["hints"] = False
-    if ns.lights:
-        changes["lights"] = replace(config.lights, board=ns.lights)
-    if ns.view:
-        changes["view"] = ns.view
-    elif ns.quiet and config.view == "auto":
-        changes["view"] = "none"  # only the results: no window either, unless asked for
-    if ns.language:
-        changes["language"] = ns.language
-    if ns.edition:
-        changes["edition"] = ns.edition
-    if ns.orientation:
-        changes["orientation"] = ns.orientation
-    if ns.screen:
-        changes["screen"] = ns.screen
-    return replace(config, **changes)
-
-
 def _open_lights(config: Config, board: str) -> FlagLights:
     try:
         return open_lights(replace(config.lights, board=board))
     except LightsUnavailable as error:
-        print(f"lights: {error} — going on without lights", file=sys.stderr)
+        print(_("lights: {error} — going on without lights").format(error=error),
+              file=sys.stderr)
         return NoLights(config.lights)
 
 
@@ -167,7 +66,8 @@ def _board_of(config: Config) -> FlagLights:
     try:
         board = resolve_board(config.lights)
     except Exception as error:  # a serial port scan failing must not stop the game
-        print(f"lights: cannot look for a board ({error}); no lights", file=sys.stderr)
+        print(_("lights: cannot look for a board ({error}); no lights").format(error=error),
+              file=sys.stderr)
         board = "none"
     return _open_lights(config, board)
 
@@ -189,8 +89,10 @@ def _open_view(config: Config, choices: Choices, quiet: bool,
             return screen, screen
         except Exception as error:  # pygame.error: no video device, no such driver
             if config.view == "touchscreen":
-                raise ViewUnavailable(f"cannot open the touchscreen: {error}") from None
-            print(f"view: cannot open the touchscreen ({error}); terminal view")
+                raise ViewUnavailable(_("cannot open the touchscreen: {error}").format(
+                    error=error)) from None
+            print(_("view: cannot open the touchscreen ({error}); terminal view").format(
+                error=error))
     if quiet or choices.view == "none":
         return NoView(), None
     return TerminalView(), None
@@ -222,32 +124,35 @@ class ShownFrames:
 
 
 def main(argv: list[str]) -> int:
+    # The system's language until the settings say which (their own problems, --help).
+    set_language("auto")
     ns = parser().parse_args(argv)
     if ns.games < 1:
-        parser().error("--games must be at least 1")
-    unreadable: str | None = None
+        parser().error(_("--games must be at least 1"))
+    unreadable: Message | None = None
     try:
         loaded, path, found = load_config(ns.config)
     except ConfigError as error:  # the defaults stand; the file is left as it is
-        unreadable = f"{error}; the file is left as it is"
+        unreadable = Message(N_("{problem}; the file is left as it is"), problem=str(error))
         loaded, path, found = Config(), ns.config or config_path(), False
-        print(f"battleline-companion: settings: {unreadable}, using the defaults",
-              file=sys.stderr)
+        print(_("battleline-companion: settings: {problem}, using the defaults").format(
+            problem=_localized(unreadable)), file=sys.stderr)
     try:
-        config = _with_arguments(loaded, ns)
+        config = with_arguments(loaded, ns)
     except ConfigError as error:
         print(f"battleline-companion: {error}", file=sys.stderr)
         return 2
     if config.auto_claim and "random" in (ns.north, ns.south):
-        print("battleline-companion: auto-claim takes every provable flag at once, so the "
-              "simulated players must too: use the greedy bots with --auto-claim",
+        print(_("battleline-companion: auto-claim takes every provable flag at once, so the "
+                "simulated players must too: use the greedy bots with --auto-claim"),
               file=sys.stderr)
         return 2
     set_language(config.language)
     choices = detect(config)
     say = (lambda _text: None) if ns.quiet else print
     if unreadable is None:
-        say(f"settings: {path}" if found else f"settings: none at {path}, using the defaults")
+        say(_("settings: {path}").format(path=path) if found else
+            _("settings: none at {path}, using the defaults").format(path=path))
     for note in choices.notes:
         say(note)
     directory = config.journal_path()
@@ -258,11 +163,12 @@ def main(argv: list[str]) -> int:
         print(f"battleline-companion: {error}", file=sys.stderr)
         return 1
     if record is not None and record.header.get("mode") != mode:
-        print(
-            f"battleline-companion: an unfinished {record.header.get('mode')} game is in "
-            f"{record.path}; run with --new to close it and start this one",
-            file=sys.stderr,
-        )
+        unfinished = (_("battleline-companion: an unfinished simulated game is in {path}; "
+                        "run with --new to close it and start this one")
+                      if record.header.get("mode") == "simulated" else
+                      _("battleline-companion: an unfinished camera game is in {path}; "
+                        "run with --new to close it and start this one"))
+        print(unfinished.format(path=record.path), file=sys.stderr)
         return 2
     try:
         view, touchscreen = _open_view(config, choices, ns.quiet)
@@ -272,7 +178,8 @@ def main(argv: list[str]) -> int:
     settings = LiveSettings(config, path, _open_lights(config, choices.board), _board_of,
                             view.say, unreadable)
     if unreadable is not None:
-        _on_screen(view, f"settings: {unreadable}, using the defaults")
+        _on_screen(view, Message(N_("settings: {problem}, using the defaults"),
+                                 problem=unreadable))
     if touchscreen is not None:
         touchscreen.on_setting = settings
     try:
@@ -281,14 +188,15 @@ def main(argv: list[str]) -> int:
             return _simulated_match(settings, ns, directory, record, view, touchscreen)
         return _camera_game(settings, choices, directory, record, view, touchscreen)
     except KeyboardInterrupt:
-        print("\nstopped; the game is journaled and resumes on the next start")
+        print("\n" + _("stopped; the game is journaled and resumes on the next start"))
         return 130
     except JournalError as error:  # a journal folder that cannot be written at all
-        print(f"battleline-companion: journal {error}", file=sys.stderr)
+        print(_("battleline-companion: journal {problem}").format(problem=error),
+              file=sys.stderr)
         return 1
     except ViewClosed:
-        print("the touchscreen was closed; an unfinished game is journaled and resumes on "
-              "the next start")
+        print(_("the touchscreen was closed; an unfinished game is journaled and resumes on "
+                "the next start"))
         return 0
     finally:
         settings.lights.close()
@@ -307,20 +215,26 @@ def _unfinished(directory: Path, new: bool, say: Any) -> JournalRecord | None:
         record = resumable(path)
     except JournalError as error:
         set_aside(path, str(error))
-        print(f"battleline-companion: journal {error}: the unfinished game in it cannot be "
-              f"resumed; the file is kept as it was and a new game starts", file=sys.stderr)
+        print(_("battleline-companion: journal {problem}: the unfinished game in it cannot "
+                "be resumed; the file is kept as it was and a new game starts").format(
+                    problem=error), file=sys.stderr)
         return None
     if record.torn:
-        say(f"journal {path}: the last line was cut short (power cut?) and is left out")
+        say(_("journal {path}: the last line was cut short (power cut?) and is left "
+              "out").format(path=path))
     if record.damage is not None:
-        print(f"battleline-companion: journal {record.damage}; resuming from the last good "
-              f"event before it ({len(record.events)} events); the damaged file is kept as "
-              f"it was beside the new journal", file=sys.stderr)
+        count = len(record.events)
+        print(ngettext(
+            "battleline-companion: journal {problem}; resuming from the last good event "
+            "before it ({n} event); the damaged file is kept as it was beside the new journal",
+            "battleline-companion: journal {problem}; resuming from the last good event "
+            "before it ({n} events); the damaged file is kept as it was beside the new "
+            "journal", count).format(problem=record.damage, n=count), file=sys.stderr)
     if new:
         journal = Journal.reopen(record)
         journal.end(None, "abandoned: a new game was started")
         journal.close()
-        say(f"closed the unfinished game in {path}")
+        say(_("closed the unfinished game in {path}").format(path=path))
         return None
     return record
 
@@ -356,10 +270,10 @@ def _between_games(companion: Companion, touchscreen: PygameView | None, more: b
         while not touchscreen.next_requested:
             wait(0.1)
     except ViewClosed:
-        print("the touchscreen was closed")
+        print(_("the touchscreen was closed"))
         return False
     except KeyboardInterrupt:  # the game is over and journaled: nothing to resume
-        print("\nstopped")
+        print("\n" + _("stopped"))
         return False
     touchscreen.next_game = False
     return True
@@ -391,10 +305,11 @@ def _simulated_match(
             if {north, south} - {"greedy", "random"} or snapshots not in ("vision", "truth"):
                 raise ValueError("unknown bots or snapshots")
         except (AttributeError, TypeError, ValueError, OverflowError) as error:
-            print(f"battleline-companion: {record.path}: line 1: not a simulated match "
-                  f"({error})", file=sys.stderr)
+            print(_("battleline-companion: {path}: line 1: not a simulated match "
+                    "({problem})").format(path=record.path, problem=error), file=sys.stderr)
             return 1
-        print(f"Resuming game {start + 1} of {games} (seed {base + start}) from {record.path}")
+        print(_("Resuming game {k} of {n} (seed {seed}) from {path}").format(
+            k=start + 1, n=games, seed=base + start, path=record.path))
     think = 0.0 if ns.speed == 0 else config.think_s / ns.speed
     score = Match(outcomes=outcomes)
     for game in range(start, games):
@@ -404,11 +319,12 @@ def _simulated_match(
         setup = record.setup if record is not None and resuming else _setup(config)
         if setup is Setup.HUNDRED_YEARS_WAR:
             # Its text-down placements are entered on the view by people at a real table.
-            print("The simulated table lays the battlefield shuffled: the Hundred Years' "
-                  "War is played at the camera table")
+            print(_("The simulated table lays the battlefield shuffled: the Hundred Years' "
+                    "War is played at the camera table"))
             setup = Setup.STANDARD
         seed, first = base + game, score.next_first
-        print(f"Game {game + 1} (seed {seed}, {first} plays first)")
+        print(_("Game {k} (seed {seed}, {side} plays first)").format(
+            k=game + 1, seed=seed, side=_localized(who(first))))
         script = script_game(seed, first, variant, north, south, setup)
         if game > start:
             settings.lights.clear_effect()  # the last game's winner's effect
@@ -438,8 +354,7 @@ def _simulated_match(
             touchscreen.next_game, touchscreen.next_requested = game + 1 < games, False
         view.attach(companion)
         if record is not None and game == start and record.damage is not None:
-            _on_screen(view, f"journal {record.damage}: resumed from the last good event "
-                             "before it")
+            _on_screen(view, _resumed(record.damage))
         table = _table(config, snapshots, seed, view)
         try:
             report = Driver(companion, script, table, think_s=think,
@@ -453,14 +368,16 @@ def _simulated_match(
         outcome = companion.outcome
         view.board(companion.model())
         if outcome is None:
-            print("The game did not finish: " + "; ".join(report.problems[:5]), file=sys.stderr)
+            print(_("The game did not finish: {problems}").format(
+                problems="; ".join(report.problems[:5])), file=sys.stderr)
             return 1
         print(result_line(outcome))
         if report.corrections or report.wrong_events:
-            print(
-                f"(the simulated players straightened cards {report.nudges} times and "
-                f"corrected {report.corrections} readings)"
-            )
+            print(ngettext("(the simulated players straightened cards {times} times and "
+                           "corrected {n} reading)",
+                           "(the simulated players straightened cards {times} times and "
+                           "corrected {n} readings)", report.corrections).format(
+                               times=report.nudges, n=report.corrections))
         score = score.record(outcome)
         print(match_line(*score.score))
         if not _between_games(companion, touchscreen, more=game + 1 < games):
@@ -511,7 +428,8 @@ def _camera_game(
                     source.use_profile(load_profile(config.deck))
                     deck = config.deck
                 except SourceError as error:
-                    print(f"deck profile: {error}; still reading with {deck}", file=sys.stderr)
+                    print(_("deck profile: {problem}; still reading with {deck}").format(
+                        problem=error, deck=deck), file=sys.stderr)
             variant, setup = _variant(config), _setup(config)
             first: Player | None = None  # at the table, whoever lays the first card starts
             if record is not None:
@@ -522,7 +440,10 @@ def _camera_game(
                 for event in record.events:
                     tracker.apply(event)
                 journal = Journal.reopen(record)
-                print(f"Resuming the game in {record.path} ({len(record.events)} events)")
+                count = len(record.events)
+                print(ngettext("Resuming the game in {path} ({n} event)",
+                               "Resuming the game in {path} ({n} events)", count).format(
+                                   path=record.path, n=count))
                 damage, record = record.damage, None
             else:
                 journal = Journal.create(directory, {
@@ -540,7 +461,7 @@ def _camera_game(
                 touchscreen.next_game, touchscreen.next_requested = True, False
             view.attach(companion)
             if damage is not None:
-                _on_screen(view, f"journal {damage}: resumed from the last good event before it")
+                _on_screen(view, _resumed(damage))
                 damage = None
             ended = False
 
@@ -550,7 +471,7 @@ def _camera_game(
                 nonlocal ended
                 problem = companion.camera_problem or ""
                 if choices.camera == "folder" and "no more images" in problem:
-                    print("the folder of images is read through")
+                    print(_("the folder of images is read through"))
                     ended = True
                     return True
                 if interactive and select.select([sys.stdin], [], [], 0)[0]:
@@ -573,13 +494,23 @@ def _camera_game(
                     companion, touchscreen, more=touchscreen is not None):
                 return 0
     except KeyboardInterrupt:
-        print("\nstopped; the game is journaled and resumes on the next start")
+        print("\n" + _("stopped; the game is journaled and resumes on the next start"))
         return 0
     finally:
         source.close()
 
 
-def _on_screen(view: TerminalView, message: str) -> None:
+def _localized(message: Message) -> str:
+    """A message for the command line, in the language set."""
+    return message.localized(translation())
+
+
+def _resumed(damage: str) -> Message:
+    return Message(N_("journal {problem}: resumed from the last good event before it"),
+                   problem=damage)
+
+
+def _on_screen(view: TerminalView, message: Message) -> None:
     """A start-up warning (already on stderr) also on the touchscreen, for the players."""
     if type(view) not in (TerminalView, NoView):
         view.say(message)
@@ -594,8 +525,9 @@ def _deck(deck: str, view: TerminalView) -> DeckProfile:
     try:
         return load_profile(deck)
     except SourceError as error:
-        message = f"deck profile: {error}; reading the built-in deck instead"
-        print(f"battleline-companion: {message}", file=sys.stderr)
+        message = Message(N_("deck profile: {problem}; reading the built-in deck instead"),
+                          problem=str(error))
+        print(f"battleline-companion: {_localized(message)}", file=sys.stderr)
         _on_screen(view, message)
         return builtin_profile()
 

@@ -15,7 +15,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.journal import JournalError, JournalRecord, cut_before, event_from, read_journal
+from companion.i18n import _
+from companion.journal import (
+    JournalError,
+    JournalRecord,
+    cut_before,
+    event_from,
+    line_of,
+    read_journal,
+)
 from companion.rules.errors import IllegalAction
 from companion.rules.notation import dump_position
 from companion.rules.position import Player
@@ -38,7 +46,7 @@ def replayed_line(number: int, done: TrackedEvent) -> str:
     """One replayed event as the listing shows it, with the ruling of a granted claim."""
     text = f"{number:>4}. {done.describe()}"
     if done.ruling is not None:
-        text += f" — granted: {done.ruling.reason.value}"
+        text += " — " + _("granted: {reason}").format(reason=done.ruling.reason.value)
     return text
 
 
@@ -50,15 +58,18 @@ def _step(tracker: Tracker, line: dict[str, Any], where: str, number: int) -> st
         try:
             done = tracker.apply(event)
         except IllegalAction as error:
-            raise JournalError(f"{where}: {event.describe()} does not replay: {error}") from None
+            raise JournalError(_("{where}: {event} does not replay: {error}").format(
+                where=where, event=event.describe(), error=error)) from None
         shown = replayed_line(number - 1, done)
     elif kind == "undo":
         undone = tracker.undo()
-        shown = f"      undo {undone.describe() if undone else '(nothing)'}"
+        shown = "      " + _("undo {event}").format(
+            event=undone.describe() if undone else _("(nothing)"))
     else:
         return None
     if "position" in line and dump_position(tracker.position) != line["position"]:
-        raise JournalError(f"{where}: the position after it differs from the journal's")
+        raise JournalError(_("{where}: the position after it differs from the journal's")
+                           .format(where=where))
     return shown
 
 
@@ -70,7 +81,7 @@ def walk(record: JournalRecord, out: list[str] | None = None, *,
     bad = dict(record.bad)
     kept = dict(zip(record.numbers, record.lines, strict=True))
     for number in sorted([*bad, *kept]):
-        where = f"{record.path}: line {number}"
+        where = line_of(record.path, number)
         if number in bad:
             walked.problems.append((number, bad[number]))
         else:

@@ -11,18 +11,20 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from companion.i18n import ArgumentParser, _, ngettext, set_language
 from vision.profile import DeckProfile, ProfileError, builtin_profile
 
 if TYPE_CHECKING:
+    from companion.rules.cards import Card, Terrain
     from vision.sources.base import FrameSource, RetryingSource
 
 
 def _mat(args: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="battleline-companion mat",
-                                 description="Export the printable play mat.")
+    ap = ArgumentParser(prog="battleline-companion mat",
+                                 description=_("Export the printable play mat."))
     ap.add_argument("--layout-json", action="store_true",
-                    help="print every zone's and marker's geometry in mat millimetres")
-    ap.add_argument("--out", type=Path, default=Path("mat-print"), help="output folder")
+                    help=_("print every zone's and marker's geometry in mat millimetres"))
+    ap.add_argument("--out", type=Path, default=Path("mat-print"), help=_("output folder"))
     ap.add_argument("--dpi", type=float, default=300.0)
     ap.add_argument("--paper", choices=["a4", "letter", "both"], default="both")
     ns = ap.parse_args(args)
@@ -40,8 +42,9 @@ def _mat(args: list[str]) -> int:
 
 
 def _deck(args: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="battleline-companion deck",
-                                 description="Export our recognition-friendly deck as a PDF.")
+    ap = ArgumentParser(prog="battleline-companion deck",
+                                 description=_("Export our recognition-friendly deck as a "
+                                               "PDF."))
     ap.add_argument("--out", type=Path, default=Path("battleline-deck.pdf"))
     ap.add_argument("--dpi", type=float, default=300.0)
     ap.add_argument("--paper", choices=["a4", "letter"], default="a4")
@@ -51,35 +54,36 @@ def _deck(args: list[str]) -> int:
     from vision.export import export_deck
 
     pages = export_deck(ns.out, ns.style, ns.dpi, ns.paper)
-    print(f"{ns.out}: {pages} pages")
+    print(ngettext("{path}: {n} page", "{path}: {n} pages", pages).format(path=ns.out, n=pages))
     return 0
 
 
 def _enroll(args: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="battleline-companion enroll",
-                                 description="Enrol a physical deck from one photo per card.")
+    ap = ArgumentParser(prog="battleline-companion enroll",
+                                 description=_("Enrol a physical deck from one photo per "
+                                               "card."))
     how = ap.add_mutually_exclusive_group(required=True)
     how.add_argument("--from-dir", type=Path,
-                     help="folder of photos named by token: R7.jpg, AL.png, ...")
+                     help=_("folder of photos named by token: R7.jpg, AL.png, ..."))
     how.add_argument("--camera", metavar="SPEC",
-                     help="guided enrolment with the table camera: 'pi' (picamera2), "
-                          "a device number, or a video file")
+                     help=_("guided enrolment with the table camera: 'pi' (picamera2), "
+                            "a device number, or a video file"))
     ap.add_argument("--terrain", action="store_true",
-                    help="also enrol the nine terrain cards (medieval edition)")
+                    help=_("also enrol the nine terrain cards (medieval edition)"))
     ap.add_argument("--out", type=Path, default=None,
-                    help="profile file to write (default: DIR.deck.npz beside the folder)")
+                    help=_("profile file to write (default: DIR.deck.npz beside the folder)"))
     ap.add_argument("--name", default=None)
-    ap.add_argument("--card-mm", default="63x88", help="card width x height in mm")
+    ap.add_argument("--card-mm", default="63x88", help=_("card width x height in mm"))
     ap.add_argument("--partial", action="store_true",
-                    help="accept a deck with cards missing (they could be misread)")
+                    help=_("accept a deck with cards missing (they could be misread)"))
     ns = ap.parse_args(args)
     from vision.enroll import enroll_from_dir
 
     try:
         w, h = (float(v) for v in ns.card_mm.lower().split("x"))
     except ValueError:
-        print(f"enroll: --card-mm {ns.card_mm!r}: expected WIDTHxHEIGHT, e.g. 63x88",
-              file=sys.stderr)
+        print(_("enroll: --card-mm {value}: expected WIDTHxHEIGHT, e.g. 63x88").format(
+            value=repr(ns.card_mm)), file=sys.stderr)
         return 2
     from vision.sources.base import SourceError
 
@@ -89,20 +93,22 @@ def _enroll(args: list[str]) -> int:
         else:
             profile = _live_enroll(ns.camera, ns.name or "live", ns.terrain)
     except (ProfileError, SourceError) as exc:
-        print(f"enroll: {exc}", file=sys.stderr)
+        print(_("enroll: {problem}").format(problem=exc), file=sys.stderr)
         return 1
     if ns.out is None and ns.from_dir is None:
         ns.out = Path(f"{profile.name}.deck.npz")
     out = ns.out or ns.from_dir.with_name(ns.from_dir.name + ".deck.npz")
     profile.save(out)
-    print(f"{out}: profile {profile.name!r} with {len(profile.tokens)} cards")
+    count = len(profile.tokens)
+    print(ngettext("{path}: profile {name} with {n} card", "{path}: profile {name} with {n} cards",
+                   count).format(path=out, name=repr(profile.name), n=count))
     from vision.enroll import distinctness
 
     # Each pair once, hardest first: what the reader will find hardest to tell apart.
     pairs = {tuple(sorted((a, b))): d for a, b, d in distinctness(profile)}
     hardest = sorted(pairs.items(), key=lambda kv: kv[1])[:8]
     if hardest:
-        print("hardest pairs to tell apart (distinctness; below 0.1 is hard):")
+        print(_("hardest pairs to tell apart (distinctness; below 0.1 is hard):"))
         for (a, b), d in hardest:
             print(f"  {a:>8} ~ {b:<8} {d:.2f}")
     return 0
@@ -125,25 +131,36 @@ def open_camera(spec: str) -> RetryingSource:
 
 
 def _live_enroll(spec: str, name: str, terrain: bool) -> DeckProfile:
-    from companion.rules.cards import ALL_CARDS, Terrain, card_name, parse_token
+    from companion.rules.cards import ALL_CARDS, Terrain, parse_token
     from vision.enroll import ENROL_ZONE, live_enroll
 
     tokens = [c.token for c in ALL_CARDS] + ([t.token for t in Terrain] if terrain else [])
     source = open_camera(spec)
 
     def prompt(token: str) -> None:
-        print(f"Put {card_name(parse_token(token))} ({token}) face up, upright, in the "
-              f"{ENROL_ZONE} zone (replacing the previous card).", flush=True)
+        print(_("Put {card} ({token}) face up, upright, in the {zone} zone (replacing the "
+                "previous card).").format(card=_card_words(parse_token(token)), token=token,
+                                          zone=ENROL_ZONE), flush=True)
 
     return live_enroll(source, tokens, prompt, name)
 
 
+def _card_words(card: Card | Terrain) -> str:
+    """A card as the players call it, in the language shown: "Red 7", "Alexander"."""
+    from companion.rules.cards import Troop
+    from companion.words import colour_name, tactic_name, terrain_name
+
+    if isinstance(card, Troop):
+        return _("{colour} {value}").format(colour=colour_name(card.colour), value=card.value)
+    return terrain_name(card) if isinstance(card, Terrain) else tactic_name(card)
+
+
 def _read(args: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="battleline-companion read",
-                                 description="Read the cards in an image of the mat.")
+    ap = ArgumentParser(prog="battleline-companion read",
+                                 description=_("Read the cards in an image of the mat."))
     ap.add_argument("image", type=Path)
     ap.add_argument("--deck", type=Path, default=None,
-                    help="deck profile from 'enroll' (default: our printed deck)")
+                    help=_("deck profile from 'enroll' (default: our printed deck)"))
     ap.add_argument("--to-move", choices=["north", "south"], default="south")
     ns = ap.parse_args(args)
     from vision.calibrate import CalibrationError, Calibrator
@@ -170,7 +187,8 @@ COMMANDS = {"mat": _mat, "deck": _deck, "enroll": _enroll, "read": _read}
 
 
 def main(argv: list[str]) -> int:
+    set_language("auto")  # the system's: these commands read no settings
     if not argv or argv[0] not in COMMANDS:
-        print(f"usage: battleline-companion {{{','.join(COMMANDS)}}} ...", file=sys.stderr)
+        print(_("usage: ") + f"battleline-companion {{{','.join(COMMANDS)}}} ...", file=sys.stderr)
         return 2
     return COMMANDS[argv[0]](argv[1:])

@@ -19,6 +19,7 @@ from typing import Final
 import cv2
 import numpy as np
 
+from companion.i18n import _, ngettext
 from companion.rules.cards import parse_token
 from companion.rules.errors import NotationError
 from companion.safe_write import replacing
@@ -114,43 +115,49 @@ class DeckProfile:
         # A damaged zip or array raises any of these; none may stop the companion.
         except (OSError, ValueError, KeyError, TypeError, EOFError, RecursionError,
                 zipfile.BadZipFile, zlib.error) as exc:
-            raise ProfileError(f"{path}: not a deck profile ({exc})") from None
+            raise ProfileError(_("{path}: not a deck profile ({error})").format(
+                path=path, error=exc)) from None
         if not isinstance(meta, dict) or meta.get("format") != FORMAT:
             found = meta.get("format") if isinstance(meta, dict) else None
-            raise ProfileError(f"{path}: format {found!r}, expected {FORMAT!r}")
+            raise ProfileError(_("{path}: format {found}, expected {format}").format(
+                path=path, found=repr(found), format=repr(FORMAT)))
         try:
             profile = DeckProfile(str(meta["name"]), [str(t) for t in meta["tokens"]], gray,
                                   chroma, float(meta["card_w"]), float(meta["card_h"]),
                                   float(meta["band_mm"]), tops)
         except (KeyError, TypeError, ValueError) as exc:
-            raise ProfileError(f"{path}: not a deck profile (meta: {exc!r})") from None
+            raise ProfileError(_("{path}: not a deck profile ({error})").format(
+                path=path, error=f"meta: {exc!r}")) from None
         problem = _inconsistency(profile, meta.get("px_per_mm"))
         if problem:
-            raise ProfileError(f"{path}: inconsistent profile ({problem})")
+            raise ProfileError(_("{path}: inconsistent profile ({problem})").format(
+                path=path, problem=problem))
         return profile
 
 
 def _inconsistency(p: DeckProfile, px_per_mm: object) -> str | None:
     """What in a loaded profile does not fit together, if anything."""
     if px_per_mm != TPL_PX:
-        return f"resolution {px_per_mm!r} px/mm, expected {TPL_PX}"
+        return _("resolution {found} px/mm, expected {expected}").format(
+            found=repr(px_per_mm), expected=TPL_PX)
     if not (20 <= p.card_w <= 200 and 20 <= p.card_h <= 200 and 2 <= p.band_mm <= p.card_h):
-        return "card or band size out of range"
+        return _("card or band size out of range")
     n = len(p.tokens)
     w, h = band_px(p.card_w, p.band_mm)
     if n < 2:  # choosing a card means preferring it to another (``Reader``)
-        return f"{n} card(s); enrol at least two"
+        return ngettext("{n} card; enrol at least two", "{n} cards; enrol at least two",
+                        n).format(n=n)
     if p.gray.shape != (n, h, w) or p.chroma.shape != (n, 4):
-        return "token count or band size"
+        return _("token count or band size")
     if p.tops is not None and p.tops.shape != (n, round(TOP_MM * TPL_PX), w, 3):
-        return "card tops"
+        return _("card tops")
     if not (np.isfinite(p.gray).all() and np.isfinite(p.chroma).all()):
-        return "not finite"
+        return _("not finite")
     for token in p.tokens:
         try:
             parse_token(token)
         except NotationError:
-            return f"{token!r} is not a card"
+            return _("{token} is not a card").format(token=repr(token))
     return None
 
 
@@ -167,7 +174,7 @@ def profile_from_cards(name: str, cards: dict[str, Image],
                        band_mm: float = BAND_MM) -> DeckProfile:
     """A profile from upright, white-balanced card images keyed by token."""
     if not cards:
-        raise ProfileError(f"{name}: no card to make a profile of")
+        raise ProfileError(_("{name}: no card to make a profile of").format(name=name))
     tokens = sorted(cards)
     grays, sigs, tops = [], [], []
     for t in tokens:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from companion.config import Config, ConfigError, TomlValue, save_settings
+from companion.messages import N_, Message
 from hardware.lights import FlagLights
 
 if TYPE_CHECKING:
@@ -79,12 +80,12 @@ class LiveSettings:
             raise ValueError(f"{key!r} is not a setting the touchscreen changes")
         self.config = config
         if self.unreadable is not None:
-            self.say(f"settings not saved: {self.unreadable}")
+            self.say(Message(N_("settings not saved: {problem}"), problem=self.unreadable))
             return
         try:
             save_settings(self.path, changes)
         except (ConfigError, OSError) as error:
-            self.say(f"settings not saved: {error}")
+            self.say(Message(N_("settings not saved: {problem}"), problem=str(error)))
         else:
             self.saved += 1
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pygame
 
+from companion import i18n
 from companion.i18n import LANGUAGES, N_, _
 from companion.rules.position import PLAYERS, Player
 from companion.ui import theme
@@ -29,9 +30,14 @@ VALUE_WORDS = {"on": N_("On"), "off": N_("Off"), "standard": N_("Standard"),
                "gmt": N_("GMT edition"), "medieval": N_("Medieval edition")}
 
 
-def value_words(value: str) -> str:
-    """A setting's value as the row's button shows it; a language in its own words."""
-    return LANGUAGES[value] if value in LANGUAGES else _(VALUE_WORDS.get(value, value))
+def value_words(value: str, key: str = "") -> str:
+    """A setting's value as the row's button shows it; a language in its own words, and
+    the automatic language with the one it chose (players see which the system gave)."""
+    if value in LANGUAGES:
+        return LANGUAGES[value]
+    if key == "language" and value == "auto":
+        return _("Automatic ({language})").format(language=LANGUAGES[i18n.language()])
+    return _(VALUE_WORDS.get(value, value))
 
 
 # The colours a player may choose: the lights show them as well as the screen.
@@ -51,7 +57,7 @@ def draw_settings(surface: pygame.Surface, layout: Layout, scene: Scene) -> list
         value = scene.options.get(key, choices[0])
         nxt = choices[(choices.index(value) + 1) % len(choices)] if value in choices else choices[0]
         fill = theme.ACCENT if value in ("on", "advanced") else theme.PANEL_LIGHT
-        rows.append((_(label), value_words(value), fill, Intent("option", zone=key, value=nxt)))
+        rows.append((_(label), value_words(value, key), fill, Intent("option", zone=key, value=nxt)))
     rows.append((_("Camera and calibration"), _("Show"), theme.PANEL_LIGHT,
                  Intent("go", value="camera")))
     for player in PLAYERS:

@@ -29,7 +29,7 @@ def extracted(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
     pot = tmp_path_factory.mktemp("pot") / "battleline.pot"
     CommandLineInterface().run([
         "pybabel", "-q", "extract", "-F", str(ROOT / "pyproject.toml"), "-o", str(pot),
-        str(ROOT / "companion"), str(ROOT / "hardware")])
+        str(ROOT / "companion"), str(ROOT / "hardware"), str(ROOT / "vision")])
     with pot.open("rb") as f:
         return read_po(f)
 

@@ -114,7 +114,7 @@ def test_replay_lenient_names_every_bad_line_and_replays_the_rest(
     assert replay_main([str(path), "--lenient"]) == 1
     captured = capsys.readouterr()
     assert "line 5" in captured.err and "line 9" in captured.err
-    assert "12 events replayed, 2 bad line(s) left out" in captured.out
+    assert "12 events replayed, 2 bad lines left out" in captured.out
     # An event lost in the middle: every later event that no longer replays is named too.
     _damage(path, 4, "lost")
     assert replay_main([str(path), "--lenient", "--quiet"]) == 1

@@ -95,3 +95,21 @@ def test_the_terminal_says_what_a_terrain_does_where_it_lies(tmp_path: Path) -> 
         assert "Kastély (Dél védekezik): " in render(replace(model, flags=flags))
     finally:
         companion.journal.close()
+
+
+def test_the_automatic_language_says_which_language_it_chose(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Players who find the screen in Hungarian see why: "Automatic" names the system's."""
+    from companion.ui.settings_screen import value_words
+
+    monkeypatch.setenv("LANGUAGE", "hu")
+    assert i18n.set_language("auto") == "hu"
+    assert value_words("auto", "language") == "Automatikus (Magyar)"
+    assert value_words("auto", "lights") == "Automatikus"  # other settings' auto as before
+    monkeypatch.setenv("LANGUAGE", "de")  # no catalog: English
+    for name in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    i18n.set_language("auto")
+    assert value_words("auto", "language") == "Automatic (English)"
+    assert value_words("ru", "language") == "Русский"
