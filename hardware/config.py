@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from companion.i18n import _
 from hardware import looks
 
 RGB = tuple[int, int, int]
@@ -74,7 +75,8 @@ class LightsConfig:
         known = {f.name for f in fields(cls)}
         for key in data:
             if key not in known:
-                raise ConfigError(f"{where}.{key}: unknown setting (known: {', '.join(sorted(known))})")
+                raise ConfigError(_("{setting}: unknown setting (known: {known})").format(
+                    setting=f"{where}.{key}", known=", ".join(sorted(known))))
         changes = {key: _PARSERS[key](value, f"{where}.{key}") for key, value in data.items()}
         return replace(cls(), **changes)
 
@@ -86,7 +88,8 @@ def _fail(key: str, problem: str) -> ConfigError:
 def _choice(options: tuple[str, ...]) -> Any:
     def parse(value: Any, key: str) -> str:
         if value not in options:
-            raise _fail(key, f"must be one of {', '.join(options)}, not {value!r}")
+            raise _fail(key, _("must be one of {options}, not {value}").format(
+                options=", ".join(options), value=repr(value)))
         return str(value)
     return parse
 
@@ -100,7 +103,8 @@ def _optional(inner: Any) -> Any:
 def _integer(low: int, high: int) -> Any:
     def parse(value: Any, key: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise _fail(key, f"must be a whole number {low}..{high}, not {value!r}")
+            raise _fail(key, _("must be a whole number {low}..{high}, not {value}").format(
+                low=low, high=high, value=repr(value)))
         return value
     return parse
 
@@ -108,48 +112,52 @@ def _integer(low: int, high: int) -> Any:
 def _number(low: float, high: float) -> Any:
     def parse(value: Any, key: str) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
-            raise _fail(key, f"must be a number {low}..{high}, not {value!r}")
+            raise _fail(key, _("must be a number {low}..{high}, not {value}").format(
+                low=low, high=high, value=repr(value)))
         return float(value)
     return parse
 
 
 def _boolean(value: Any, key: str) -> bool:
     if not isinstance(value, bool):
-        raise _fail(key, f"must be true or false, not {value!r}")
+        raise _fail(key, _("must be true or false, not {value}").format(value=repr(value)))
     return value
 
 
 def _text(value: Any, key: str) -> str:
     if not isinstance(value, str):
-        raise _fail(key, f"must be text, not {value!r}")
+        raise _fail(key, _("must be text, not {value}").format(value=repr(value)))
     return value
 
 
 def _rgb(value: Any, key: str) -> RGB:
     channel = _integer(0, 255)
     if not isinstance(value, list | tuple) or len(value) != 3:
-        raise _fail(key, f"must be three numbers [r, g, b] of 0..255, not {value!r}")
+        raise _fail(key, _("must be three numbers [r, g, b] of 0..255, not {value}").format(
+            value=repr(value)))
     r, g, b = (channel(v, f"{key}[{i}]") for i, v in enumerate(value))
     return (r, g, b)
 
 
 def _colours(value: Any, key: str) -> dict[str, RGB]:
     if not isinstance(value, Mapping):
-        raise _fail(key, "must be a table of colour names to [r, g, b]")
+        raise _fail(key, _("must be a table of colour names to [r, g, b]"))
     out = {}
     for name, rgb in value.items():
         if name not in looks.COLOUR_NAMES:
-            raise _fail(f"{key}.{name}", f"unknown colour (known: {', '.join(looks.COLOUR_NAMES)})")
+            raise _fail(f"{key}.{name}", _("unknown colour (known: {known})").format(
+                known=", ".join(looks.COLOUR_NAMES)))
         out[name] = _rgb(rgb, f"{key}.{name}")
     return out
 
 
 def _dies(value: Any, key: str) -> tuple[RGB, RGB]:
     if not isinstance(value, list | tuple) or len(value) != 2:
-        raise _fail(key, "must be two colours [[r, g, b], [r, g, b]]: the north and south die")
+        raise _fail(key, _("must be two colours [[r, g, b], [r, g, b]]: the north and south "
+                           "die"))
     first, second = (_rgb(v, f"{key}[{i}]") for i, v in enumerate(value))
     if first == (0, 0, 0) or second == (0, 0, 0):
-        raise _fail(key, "a die's colour cannot be black")
+        raise _fail(key, _("a die's colour cannot be black"))
     return (first, second)
 
 
@@ -159,50 +167,55 @@ def _usb_id(value: Any, key: str) -> tuple[int, int]:
     try:
         vid, pid = (int(p, 16) for p in parts)
     except ValueError:
-        raise _fail(key, f"must be VID:PID in hex like 2E8A:0005, not {value!r}") from None
+        raise _fail(key, _("must be VID:PID in hex like 2E8A:0005, not {value}").format(
+            value=repr(value))) from None
     return (vid, pid)
 
 
 def _pin(value: Any, key: str) -> int:
     pin = _integer(0, 27)(value, key)
     if pin in RESERVED_PINS:
-        raise _fail(key, f"GPIO{pin} is kept free for the {RESERVED_PINS[pin]}")
+        raise _fail(key, _("GPIO{pin} is kept free for the {use}").format(
+            pin=pin, use=RESERVED_PINS[pin]))
     return int(pin)
 
 
 def _pins(value: Any, key: str) -> PinMap:
     if not isinstance(value, Mapping):
-        raise _fail(key, "must be a table with flags and buttons")
+        raise _fail(key, _("must be a table with flags and buttons"))
     for sub in value:
         if sub not in ("flags", "buttons"):
-            raise _fail(f"{key}.{sub}", "unknown setting (known: buttons, flags)")
+            raise _fail(f"{key}.{sub}", _("unknown setting (known: {known})").format(
+                known="buttons, flags"))
     pins = PinMap()
     flags = pins.flags
     if "flags" in value:
         raw = value["flags"]
         if not isinstance(raw, list | tuple) or len(raw) != looks.FLAGS:
-            raise _fail(f"{key}.flags", f"must list {looks.FLAGS} pairs [north pin, south pin]")
+            raise _fail(f"{key}.flags", _("must list {n} pairs [north pin, south pin]").format(
+                n=looks.FLAGS))
         parsed = []
         for i, pair in enumerate(raw):
             where = f"{key}.flags[{i}]"
             if not isinstance(pair, list | tuple) or len(pair) != 2:
-                raise _fail(where, f"must be a pair [north pin, south pin], not {pair!r}")
+                raise _fail(where, _("must be a pair [north pin, south pin], not {value}")
+                            .format(value=repr(pair)))
             parsed.append((_pin(pair[0], f"{where}[0]"), _pin(pair[1], f"{where}[1]")))
         flags = tuple(parsed)
     buttons = dict(pins.buttons)
     if "buttons" in value:
         raw_buttons = value["buttons"]
         if not isinstance(raw_buttons, Mapping):
-            raise _fail(f"{key}.buttons", "must be a table: north = pin, south = pin")
+            raise _fail(f"{key}.buttons", _("must be a table: north = pin, south = pin"))
         for player, pin in raw_buttons.items():
             if player not in ("north", "south"):
-                raise _fail(f"{key}.buttons.{player}", "players are north and south")
+                raise _fail(f"{key}.buttons.{player}", _("players are north and south"))
             buttons[player] = _pin(pin, f"{key}.buttons.{player}")
     result = PinMap(flags=flags, buttons=buttons)
     seen: dict[int, str] = {}
     for pin in result.all_pins():
         if pin in seen:
-            raise _fail(key, f"GPIO{pin} is used twice")
+            raise _fail(key, _("GPIO{pin} is used twice").format(pin=pin))
         seen[pin] = "used"
     return result
 
