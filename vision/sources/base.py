@@ -9,6 +9,7 @@ from typing import Protocol, runtime_checkable
 
 import cv2
 
+from companion.i18n import _, ngettext
 from vision.types import Image
 
 LOW_SIZE = (384, 216)  # the motion stream: enough to see a hand, cheap every frame
@@ -63,13 +64,16 @@ class RetryingSource:
             except SourceError as exc:
                 last = exc
                 self.failures += 1
-                self._log(f"camera problem: {exc}; retrying ({attempt + 1}/{self.retries})")
+                self._log(_("camera problem: {problem}; retrying ({k}/{n})").format(
+                    problem=exc, k=attempt + 1, n=self.retries))
                 if self._source is not None:
                     self._source.close()
                     self._source = None
                 if attempt < self.retries:
                     self._sleep(self.delay)
-        raise SourceError(f"gave up after {self.retries} retries: {last}")
+        raise SourceError(ngettext("gave up after {n} retry: {problem}",
+                                   "gave up after {n} retries: {problem}", self.retries).format(
+                                       n=self.retries, problem=last))
 
     def close(self) -> None:
         if self._source is not None:

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from companion.i18n import _
 from vision.sources.base import FramePair, SourceError
 
 MAIN_SIZE = (2304, 1296)
@@ -62,8 +63,9 @@ class Picamera2Source:
         try:
             from picamera2 import Picamera2  # type: ignore[import-not-found,unused-ignore]
         except ImportError as exc:
-            raise SourceError(f"{self.name}: picamera2 is not installed ({exc}); "
-                              "on Raspberry Pi OS: sudo apt install python3-picamera2") from None
+            raise SourceError(_("{camera}: picamera2 is not installed ({error}); on Raspberry Pi "
+                                "OS: sudo apt install python3-picamera2").format(
+                                    camera=self.name, error=exc)) from None
         try:
             self._cam = Picamera2(camera_num)
             cfg = self._cam.create_video_configuration(**build_config())
@@ -72,12 +74,13 @@ class Picamera2Source:
             time.sleep(settle_s)
             self._cam.set_controls(lock_controls(self._cam.capture_metadata()))
         except Exception as exc:  # picamera2 raises plain RuntimeErrors and IndexErrors
-            raise SourceError(f"{self.name}: cannot start the camera ({exc})") from None
+            raise SourceError(_("{camera}: cannot start the camera ({error})").format(
+                camera=self.name, error=exc)) from None
         self._flush = flush
 
     def read(self) -> FramePair:
         try:
-            for _ in range(self._flush):
+            for _stale in range(self._flush):
                 self._cam.capture_request().release()
             req = self._cam.capture_request()
             try:
@@ -86,7 +89,8 @@ class Picamera2Source:
             finally:
                 req.release()
         except Exception as exc:
-            raise SourceError(f"{self.name}: capture failed ({exc})") from None
+            raise SourceError(_("{camera}: capture failed ({error})").format(
+                camera=self.name, error=exc)) from None
         return FramePair(main, low)
 
     def close(self) -> None:
