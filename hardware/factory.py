@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 import warnings
 
+from companion.i18n import _
 from hardware import discovery
 from hardware.config import LightsConfig
 from hardware.lights import Clock, FlagLights, NoLights
@@ -42,7 +43,7 @@ def open_lights(config: LightsConfig, clock: Clock = time.monotonic) -> FlagLigh
             factory = make_pin_factory("mock" if board == "mock" else config.pin_factory)
             return DirectLights(config, pin_factory=factory, clock=clock)
     except (GPIOZeroError, ImportError, OSError) as e:
-        raise LightsUnavailable(
-            f"cannot drive the direct board's GPIO pins here ({type(e).__name__}: {e}). "
-            "On a Raspberry Pi install python3-lgpio (make does); elsewhere use board "
-            "'mock' (mock pins) or 'none'.") from e
+        raise LightsUnavailable(_(
+            "cannot drive the direct board's GPIO pins here ({error}). On a Raspberry Pi "
+            "install python3-lgpio (make does); elsewhere use board 'mock' (mock pins) or "
+            "'none'.").format(error=f"{type(e).__name__}: {e}")) from e
