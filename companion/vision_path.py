@@ -94,9 +94,11 @@ class VisionSnapshots:
         stab.frame_width = pair.main.shape[1]
         # The camera and the mat stay put: look at each frame with the last calibration,
         # made afresh for a frame that is read and every few frames in case the camera
-        # was bumped.
+        # was bumped (not while a read waits to be taken: this frame may be the one that
+        # takes it, and a bump would show as motion anyway).
         self._since_calibration += 1
-        fresh = self.calibrator.last is None or self._since_calibration >= RECALIBRATE_EVERY
+        fresh = self.calibrator.last is None or (
+            self._since_calibration >= RECALIBRATE_EVERY and not stab.pending)
         calib = self._calibrate(pair) if fresh else self.calibrator.last
         assert calib is not None
         # The first frame of a still table is read while the next one is awaited; the

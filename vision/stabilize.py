@@ -109,6 +109,15 @@ class _Slot(NamedTuple):
     confidence: float
 
 
+class _Looks(NamedTuple):
+    size: tuple[int, int]  # of the top view: the mat and EDGE_MM around it
+    free: np.ndarray  # the free area's pixels
+    ref: FloatImage  # the printed mat's colour there
+    ref_median: FloatImage
+    band: np.ndarray  # the pixels of the bands along the mat's edge
+    inner: np.ndarray  # of those, which lie inside the mat
+
+
 @dataclass
 class Stabilizer:
     layout: MatLayout = field(default_factory=standard_mat)
@@ -128,10 +137,11 @@ class Stabilizer:
     _last: dict[str, list[str]] | None = None
     _ref: FloatImage | None = None
     _free: np.ndarray | None = None
-    _inner: np.ndarray | None = None
-    _outer: np.ndarray | None = None
-    _view: FloatImage | None = None  # the last frame's top view, the mat's edge with it
-    _clear_view: FloatImage | None = None  # ... of the last still frame without a hand
+    _where: _Looks | None = None
+    # The last frame's bands along the mat's edge and its free area's median colour,
+    # and the same of the last still frame without a hand.
+    _seen: tuple[FloatImage, FloatImage] | None = None
+    _clear: tuple[FloatImage, FloatImage] | None = None
     _edge_only: bool = False  # the last frame's hand was seen at the mat's edge only
     _edge_still: int = 0  # frames in a row so, and still
     hand: bool = False
@@ -153,49 +163,54 @@ class Stabilizer:
             self._free = free.astype(bool)
         return self._ref, self._free
 
-    def _edges(self) -> tuple[np.ndarray, np.ndarray]:
-        """The top view's bands along the mat's edge: just inside it (where no card
-        lies, zones end 8 mm short of it) and the table just outside."""
-        if self._inner is None or self._outer is None:
+    def _looks(self) -> _Looks:
+        """Where a frame's top view is looked at, as flat indices into it: the free
+        area (and the printed mat there), and the bands along the mat's edge."""
+        if self._where is None:
+            ref, free = self._reference()
             s, lay = HAND_PX_PER_MM, self.layout
             w, h = round((lay.width + 2 * EDGE_MM) * s), round((lay.height + 2 * EDGE_MM) * s)
+            p = round(EDGE_MM * s)
+            padded = np.zeros((h, w), bool)
+            padded[p:p + free.shape[0], p:p + free.shape[1]] = free
             y, x = np.mgrid[0:h, 0:w] / s - EDGE_MM
-            # Distance inside the mat's edge (negative outside).
+            # Distance inside the mat's edge (negative outside): just inside it no card
+            # lies (zones end 8 mm short of it), just outside it is the table.
             inside = np.minimum.reduce([x, lay.width - x, y, lay.height - y])
-            self._inner = (inside >= 1.0) & (inside <= 5.0)
-            self._outer = inside <= -2.0
-        return self._inner, self._outer
+            inner, outer = (inside >= 1.0) & (inside <= 5.0), inside <= -2.0
+            band = np.flatnonzero(inner | outer)
+            self._where = _Looks((w, h), np.flatnonzero(padded), ref[free],
+                                 np.median(ref[free], axis=0), band, inner.ravel()[band])
+        return self._where
 
     def hand_over_mat(self, low: Image, calib: Calibration) -> bool:
         """Something unlike the mat where no card lies: a hand, an arm, a sleeve."""
-        ref, free = self._reference()
-        inner, outer = self._edges()
+        where = self._looks()
         scale = low.shape[1] / self.frame_width
         pad, s = EDGE_MM * HAND_PX_PER_MM, HAND_PX_PER_MM
         to_top = (np.array([[s, 0, pad], [0, s, pad], [0, 0, 1.0]]) @ calib.frame_to_mat
                   @ np.diag([1 / scale, 1 / scale, 1.0]))
-        view = cv2.warpPerspective(low, to_top, (inner.shape[1], inner.shape[0]))
-        self._view = view = view.astype(np.float32)
-        p = round(pad)
-        top = view[p:p + ref.shape[0], p:p + ref.shape[1]]
-        # Light and colour cast: compare after matching the free area's median colour.
-        seen = np.maximum(np.median(top[free], axis=0), 1.0)
-        gain = np.median(ref[free], axis=0) / seen
-        diff = np.abs(top * gain - ref).max(axis=2)
-        covered = (diff > 60) & free
+        view = cv2.warpPerspective(low, to_top, where.size).reshape(-1, 3)
+        free = view[where.free].astype(np.float32)
+        # Light and colour cast: compare after matching the free area's median colour
+        # (every third pixel's is as good).
+        seen = np.maximum(np.median(free[::3], axis=0), 1.0)
+        band = view[where.band].astype(np.float32)
+        self._seen = (band, seen)
         self._edge_only = False
-        if covered.mean() / max(free.mean(), 1e-6) > self.hand_fraction:
+        covered = np.abs(free * (where.ref_median / seen) - where.ref).max(axis=1) > 60
+        if covered.mean() > self.hand_fraction:
             return True
         # An arm reaching in crosses the mat's edge: compare the bands along it with the
         # last still frame without a hand (after matching the light of the two).
-        if self._clear_view is None:
+        if self._clear is None:
             return False
         self._edge_only = True
-        clear = self._clear_view
-        was = np.median(clear[p:p + ref.shape[0], p:p + ref.shape[1]][free], axis=0)
-        change = np.abs(view * (was / seen) - clear).max(axis=2)
-        return bool(((change > EDGE_OUT_LEVEL) & outer).sum() > EDGE_OUT_PX
-                    or ((change > EDGE_IN_LEVEL) & inner).sum() > EDGE_IN_PX)
+        clear, was = self._clear
+        change = np.abs(band * (was / seen) - clear).max(axis=1)
+        inner = where.inner
+        return bool((change[~inner] > EDGE_OUT_LEVEL).sum() > EDGE_OUT_PX
+                    or (change[inner] > EDGE_IN_LEVEL).sum() > EDGE_IN_PX)
 
     def look(self, low: Image, calib: Calibration) -> bool:
         """Judge the next low-res frame (motion, hand): whether its full read would be
@@ -215,7 +230,7 @@ class Stabilizer:
         self._edge_still = self._edge_still + 1 if (
             self.hand and self._edge_only and not self.moving) else 0
         if self._edge_still >= EDGE_SETTLE_FRAMES:
-            self._clear_view, self.hand, self._edge_still = self._view, False, 0
+            self._clear, self.hand, self._edge_still = self._seen, False, 0
         if self.hand:
             self._run = 0
             self._drop_reads()
@@ -225,8 +240,8 @@ class Stabilizer:
             self._voted = False
             self._drop_reads()
         self._run += 1
-        if not self.moving or self._clear_view is None:  # the table as it is when clear
-            self._clear_view = self._view
+        if not self.moving or self._clear is None:  # the table as it is when clear
+            self._clear = self._seen
         return not self._voted and len(self._reads) < self.vote_frames
 
     def take(self, read_full: FrameRead | None, frame: int = 0) -> Snapshot | None:
@@ -255,6 +270,11 @@ class Stabilizer:
         ``look`` says (its read is dropped where ``look`` would not use it)."""
         wanted = self.look(low, calib)
         return self.take(read if wanted else None)
+
+    @property
+    def pending(self) -> bool:
+        """Whether reads wait for the next frames to show the table still."""
+        return bool(self._reads)
 
     def _drop_reads(self) -> None:
         self._reads.clear()
