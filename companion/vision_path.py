@@ -2,8 +2,9 @@
 
 ``VisionSnapshots`` is the ``SnapshotSource`` of the live companion: each
 poll takes one frame, keeps the mat's calibration up to date, reads the
-cards only when the stabiliser wants a read (the table still, no hand), and
-returns a snapshot when the voted reading changed. A camera that fails, or a
+cards only when the stabiliser wants a read (the first frames of a table
+without a hand, read while the next frames are awaited), and returns a
+snapshot when the voted reading of a table seen still changed. A camera that fails, or a
 mat that cannot be seen, is a ``SourceError`` for the companion to show.
 
 ``TableFrames`` is the simulated table's camera: it lays the cards of each
