@@ -82,6 +82,8 @@ class PacedFrames(WorkerFrames):
         if hand:
             self.last_hand_at = now
             self.with_hand.add(self.served)
+            if len(self.with_hand) > 512:  # a long soak: only recent frames are voted
+                self.with_hand = {n for n in self.with_hand if n > self.served - 256}
         return pair
 
 
