@@ -23,6 +23,7 @@ from companion.rules.cards import ALL_CARDS, parse_token
 from companion.rules.errors import NotationError
 from vision.balance import balance_deck, table_colour
 from vision.calibrate import Calibration
+from vision.consensus import MARGIN_MM, square_deck
 from vision.mat import CARD_H, CARD_W
 from vision.outline import EDGES, WARP_PX, find_outline, flatten, order_corners
 from vision.profile import DeckProfile, ProfileError, profile_from_cards
@@ -93,8 +94,10 @@ def load_image(path: Path) -> Image:
 
 
 def find_card(img: Image, card_w: float = CARD_W, card_h: float = CARD_H,
-              name: str = "photo", background: Image | None = None) -> Image:
-    """The card in a photo, flattened upright (WARP_PX px/mm).
+              name: str = "photo", background: Image | None = None,
+              margin_mm: float = 0.0) -> Image:
+    """The card in a photo, flattened upright (WARP_PX px/mm), with ``margin_mm`` of
+    the photo around it (found by its outline only).
 
     With a known ``background`` (the printed mat, live enrolment) the card is
     what differs from it, white-balanced by the mat's known fill. Otherwise it
@@ -119,10 +122,12 @@ def find_card(img: Image, card_w: float = CARD_W, card_h: float = CARD_H,
     if width / px_mm > 2.0:
         raise ProfileError(f"{name}: the photo is too blurred (the card's edges are "
                            f"{width / px_mm:.1f} mm wide): hold still and focus on the card")
-    flat = flatten(img, corners, card_w, card_h)
+    flat = flatten(img, corners, card_w, card_h, margin_mm)
+    m = round(margin_mm * WARP_PX)
+    card = flat[m:flat.shape[0] - m, m:flat.shape[1] - m]
     # A dark-faced card is no dark photo: its light print still shows. A photo too
     # dark to read has no bright part at all.
-    if float(np.percentile(cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY), 99.9)) < 60:
+    if float(np.percentile(cv2.cvtColor(card, cv2.COLOR_BGR2GRAY), 99.9)) < 60:
         raise ProfileError(f"{name}: the card is too dark to read: more light, please")
     return flat
 
@@ -210,7 +215,8 @@ def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_
             continue
         try:
             photo = load_image(path)
-            cards[token] = find_card(photo, card_w, card_h, path.name)
+            cards[token] = find_card(photo, card_w, card_h, path.name,
+                                     margin_mm=MARGIN_MM)
             tables[token] = table_colour(photo)
         except ProfileError as exc:
             problems.append(str(exc))
@@ -226,6 +232,8 @@ def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_
             "A reader that does not know a card would mistake it for another; "
             "photograph them all (or pass --partial to accept the risk)."
         )
+    # Each side of each card where the deck's shared layout says it lies.
+    cards = square_deck(cards, WARP_PX, card_w, card_h)
     # Terrain cards are optional: only the medieval edition has them.
     return profile_from_cards(name or folder.name, balance_deck(cards, tables, WARP_PX), card_w,
                               card_h)

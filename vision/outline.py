@@ -349,22 +349,27 @@ def _refine(img: Image, quad: np.ndarray, reach: float) -> tuple[np.ndarray, flo
     return np.array(corners, np.float32), width
 
 
-def flatten(img: Image, corners: np.ndarray, card_w: float, card_h: float) -> Image:
-    """The card inside ``corners`` (TL, TR, BR, BL) warped flat at WARP_PX px/mm."""
+def flatten(img: Image, corners: np.ndarray, card_w: float, card_h: float,
+            margin_mm: float = 0.0) -> Image:
+    """The card inside ``corners`` (TL, TR, BR, BL) warped flat at WARP_PX px/mm, with
+    ``margin_mm`` of what lies around it."""
     out_w, out_h = round(card_w * WARP_PX), round(card_h * WARP_PX)
     px_mm = float(np.linalg.norm(corners[3] - corners[0])) / card_h
-    x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 2
-    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 3
+    reach = 2 + margin_mm * px_mm
+    x0, y0 = np.floor(corners.min(axis=0) - reach).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0) + reach + 1).astype(int)
     x0, y0 = max(x0, 0), max(y0, 0)
     crop, pts = img[y0:y1, x0:x1], corners - np.array([x0, y0], np.float32)
     if px_mm > 1.5 * WARP_PX:  # area-average first: a 12 MP card is far finer than the warp
         f = 1.5 * WARP_PX / px_mm
         crop = cv2.resize(crop, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
         pts = pts * f
-    dst = np.array([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]], np.float32)
+    m = margin_mm * WARP_PX
+    dst = np.array([[m, m], [m + out_w, m], [m + out_w, m + out_h], [m, m + out_h]],
+                   np.float32)
     return cv2.warpPerspective(crop, cv2.getPerspectiveTransform(pts.astype(np.float32), dst),
-                               (out_w, out_h), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
+                               (round(out_w + 2 * m), round(out_h + 2 * m)),
+                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def find_outline(img: Image, card_w: float, card_h: float, name: str = "photo",

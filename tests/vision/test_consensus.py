@@ -1,0 +1,42 @@
+"""A deck's shared layout squares a card whose outline was fitted off."""
+
+import cv2
+import numpy as np
+
+from companion.rules.cards import parse_token
+from vision.consensus import MARGIN_MM, _cut, square_deck
+from vision.designs import design
+from vision.outline import WARP_PX
+
+TOKENS = [f"{c}{v}" for c in "RBGYOP" for v in (1, 4, 7, 10)] + ["AL", "FOG"]
+
+
+def _shift_mm(a: np.ndarray, b: np.ndarray) -> float:
+    ga, gb = (cv2.cvtColor(x, cv2.COLOR_BGR2GRAY).astype(np.float32) for x in (a, b))
+    (dx, dy), _ = cv2.phaseCorrelate(gb, ga)
+    return float(np.hypot(dx, dy)) / WARP_PX
+
+
+def test_a_side_fitted_on_a_line_inside_the_card_is_moved_to_the_cards_edge():
+    art = design("tune", 3)  # a coloured border and a frame line inside it
+    w, h = art.card_mm
+    m = round(MARGIN_MM * WARP_PX)
+    true = {t: cv2.resize(art.render(parse_token(t), 8.0), (round(w * WARP_PX), round(h * WARP_PX)),
+                          interpolation=cv2.INTER_AREA) for t in TOKENS}
+    # As enrolment flattens them: the table around each, and some outlines off by
+    # up to 2.5 mm on a side (inside the card, or out on the table).
+    rng = np.random.default_rng(3)
+    off = {t: np.zeros(4, np.float32) for t in TOKENS}
+    for t in TOKENS[::3]:
+        off[t][int(rng.integers(4))] = rng.choice([-2.5, -1.5, 1.5, 2.0])
+    shot = {t: _cut(cv2.copyMakeBorder(c, m, m, m, m, cv2.BORDER_CONSTANT, value=(70, 90, 110)),
+                    off[t], WARP_PX, w, h, margin=True) for t, c in true.items()}
+    before = [_shift_mm(_cut(shot[t], np.zeros(4), WARP_PX, w, h), true[t]) for t in TOKENS]
+    squared = square_deck(shot, WARP_PX, w, h)
+    after = [_shift_mm(squared[t], true[t]) for t in TOKENS]
+    assert max(before) > 0.5  # the test's misfits are real
+    assert max(after) < 0.3, after
+    # Cards fitted right stay where they were.
+    for t in TOKENS:
+        if not off[t].any():
+            assert np.abs(squared[t].astype(int) - true[t]).mean() < 6, t

@@ -1,0 +1,115 @@
+"""A deck's cards share their layout: each card's outline squared to the others'.
+
+Every card of a deck prints the same frame, border and index box in the same
+place. A card whose outline was fitted a little off (a side taken on a line
+printed inside it, or on the table's grain beyond it) shows that layout
+displaced near that side. So each side is measured against the deck's median
+card: near the top, say, the rows' horizontal edges are slid against the
+median's until they line up, and the side moves by as much. A deck with no
+shared lines near a side (a full-bleed picture) leaves that side where it was.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import cv2
+import numpy as np
+
+from vision.types import FloatImage, Image
+
+MARGIN_MM: Final = 4.0  # flattened beyond the outline, room for a side to move out
+REACH_MM: Final = 3.0  # how far a side may move
+REGION_MM: Final = 22.0  # the stretch inside each side whose lines place it
+PX_MM: Final = 2.0  # resolution the lines are compared at
+SHARED: Final = 0.5  # correlation with the deck's lines under which a side is left alone
+ROUNDS: Final = 2  # the median made again from the squared cards
+
+
+def _lines(card: Image) -> tuple[FloatImage, FloatImage]:
+    """Horizontal and vertical edge strength of a card at PX_MM."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(card, cv2.COLOR_BGR2GRAY).astype(np.float32),
+                            (0, 0), 0.7)
+    return (np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)),
+            np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)))
+
+
+def _slide(card: FloatImage, deck: FloatImage, reach: int) -> tuple[int, float]:
+    """The shift (px) that lines ``card``'s profile up with ``deck``'s (both the
+    same length, ``reach`` px of room each end), and how well they then match."""
+    ref = deck[reach:len(deck) - reach]
+    ref = ref - ref.mean()
+    best, best_c = 0, -1.0
+    for d in range(-reach, reach + 1):
+        seg = card[reach + d:len(card) - reach + d]
+        seg = seg - seg.mean()
+        den = float(np.linalg.norm(seg) * np.linalg.norm(ref))
+        c = float(seg @ ref) / den if den > 1e-6 else -1.0
+        if c > best_c:
+            best, best_c = d, c
+    return best, best_c
+
+
+def _offsets(lines: tuple[FloatImage, FloatImage], deck: tuple[FloatImage, FloatImage],
+             w: int, h: int, m: int) -> FloatImage:
+    """Where each side (top, right, bottom, left) lies, px from where the outline put
+    it (outward positive for right and bottom, as image axes run)."""
+    rows, cols = lines
+    d_rows, d_cols = deck
+    r, reach = round(REGION_MM * PX_MM), round(REACH_MM * PX_MM)
+    x_mid = slice(m + w // 10, m + w - w // 10)
+    y_mid = slice(m + h // 10, m + h - h // 10)
+    spans = {
+        0: (rows[:, x_mid].mean(axis=1), d_rows[:, x_mid].mean(axis=1), m, m + r),
+        2: (rows[:, x_mid].mean(axis=1), d_rows[:, x_mid].mean(axis=1), m + h - r, m + h),
+        3: (cols[y_mid].mean(axis=0), d_cols[y_mid].mean(axis=0), m, m + r),
+        1: (cols[y_mid].mean(axis=0), d_cols[y_mid].mean(axis=0), m + w - r, m + w),
+    }
+    out = np.zeros(4, np.float32)
+    for side, (card, ref, a, b) in spans.items():
+        d, c = _slide(card[a - reach:b + reach], ref[a - reach:b + reach], reach)
+        if c >= SHARED:
+            out[side] = d
+    return out
+
+
+
+def square_deck(cards: dict[str, Image], px_per_mm: float, card_w: float, card_h: float,
+                ) -> dict[str, Image]:
+    """Each card (flattened with MARGIN_MM around its outline, at ``px_per_mm``) cut
+    out where the deck's shared layout says its sides lie."""
+    s = PX_MM / px_per_mm
+    m = round(MARGIN_MM * PX_MM)
+    w, h = round(card_w * PX_MM), round(card_h * PX_MM)
+    small = {t: cv2.resize(c, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+             for t, c in cards.items()}
+    sides = {t: np.zeros(4, np.float32) for t in cards}
+    if len(cards) >= 5:  # a median of a few cards says little of what they share
+        for _ in range(ROUNDS):
+            squared = {t: _cut(c, sides[t], PX_MM, card_w, card_h, margin=True)
+                       for t, c in small.items()}
+            lines = {t: _lines(c) for t, c in squared.items()}
+            deck = (np.median(np.stack([v[0] for v in lines.values()]), axis=0),
+                    np.median(np.stack([v[1] for v in lines.values()]), axis=0))
+            for t in cards:
+                sides[t] = (sides[t] + _offsets(lines[t], deck, w, h, m) / PX_MM).astype(
+                    np.float32)
+    return {t: _cut(c, sides[t], px_per_mm, card_w, card_h) for t, c in cards.items()}
+
+
+def _cut(card: Image, sides_mm: FloatImage, px_per_mm: float, card_w: float, card_h: float,
+         margin: bool = False) -> Image:
+    """The card within its sides moved by ``sides_mm`` (top, right, bottom, left;
+    right and bottom outward positive, top and left as image axes run), upright,
+    with MARGIN_MM around it if ``margin``."""
+    m = MARGIN_MM * px_per_mm
+    top, right, bottom, left = (float(v) * px_per_mm for v in sides_mm)
+    w, h = card_w * px_per_mm, card_h * px_per_mm
+    src = np.array([[m + left, m + top], [m + w + right, m + top],
+                    [m + w + right, m + h + bottom], [m + left, m + h + bottom]], np.float32)
+    extra = m if margin else 0.0
+    dst = np.array([[extra, extra], [extra + w, extra], [extra + w, extra + h],
+                    [extra, extra + h]], np.float32)
+    size = (round(w + 2 * extra), round(h + 2 * extra))
+    return cv2.warpPerspective(card, cv2.getPerspectiveTransform(src, dst), size,
+                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
