@@ -24,9 +24,11 @@ IY: Final = round(INSET_Y * TPL_PX)  # and from its top
 LOCAL_SIGMA: Final = 3.0  # px: the neighbourhood a second look stretches the contrast over
 LOCAL_FLOOR: Final = 0.02  # grey level spread (0..1) below which a neighbourhood is flat
 # Visible heights whose cut templates are kept. A game's bands show a few heights again
-# and again, but over a long session nearly every height turns up once, and all of them
-# cut at full resolution come to a few hundred MB: the least recently used go.
-KEPT_HEIGHTS: Final = 12
+# and again (40 table changes: 32 px nearly always, 30, 31 and 23 now and then), but
+# over a long session nearly every height turns up once, and each kept costs up to
+# 5 MB (the builtin deck, cut at full resolution and stretched locally): the least
+# recently used go.
+KEPT_HEIGHTS: Final = 6
 
 K = TypeVar("K")
 V = TypeVar("V")
