@@ -18,7 +18,7 @@ card shows only the top of its band.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 import cv2
@@ -160,6 +160,29 @@ class BandModel:
             projections[h], centres[h] = proj, (lda.means_ @ proj).astype(np.float32)
         return BandModel(list(profile.tokens), profile.card_w, projections, centres)
 
+    def to_arrays(self) -> dict[str, FloatImage]:
+        """The model as named arrays, for the deck's profile file."""
+        out = {}
+        for h in self.projections:
+            out[f"proj_{h:g}"] = self.projections[h]
+            out[f"centres_{h:g}"] = self.centres[h]
+        return out
+
+    @staticmethod
+    def of(profile: DeckProfile) -> BandModel | None:
+        """The model the profile carries, if it carries a whole one for its cards."""
+        arrays = profile.model or {}
+        try:
+            projections = {h: arrays[f"proj_{h:g}"] for h in HEIGHTS_MM}
+            centres = {h: arrays[f"centres_{h:g}"] for h in HEIGHTS_MM}
+        except KeyError:
+            return None
+        n = len(profile.tokens)
+        if any(c.shape[0] != n or c.shape[1] != projections[h].shape[1]
+               for h, c in centres.items()):
+            return None
+        return BandModel(list(profile.tokens), profile.card_w, projections, centres)
+
     def height_for(self, visible_mm: float) -> float:
         """The model that uses no more of a band than shows."""
         fit = [h for h in HEIGHTS_MM if h <= visible_mm + 1e-6]
@@ -189,3 +212,9 @@ class BandModel:
         near = np.clip((FAR * dim - near_d2) / ((FAR - 1) * dim), 0.0, 1.0)
         apart = np.clip((d2[rows_i, order[:, 1]] - near_d2) / APART, 0.0, 1.0)
         return best, np.minimum(near, apart)
+
+
+def with_model(profile: DeckProfile, seed: int = 0) -> DeckProfile:
+    """The profile carrying its deck's model, trained now (a few seconds a deck here,
+    under a minute on a Pi 4): what enrolment hands on."""
+    return replace(profile, model=BandModel.train(profile, seed).to_arrays())

@@ -95,6 +95,11 @@ def _enroll(args: list[str]) -> int:
     except (ProfileError, SourceError) as exc:
         print(_("enroll: {problem}").format(problem=exc), file=sys.stderr)
         return 1
+    from vision.band_model import with_model
+
+    # The deck's own classifier, learnt now from its cards: what reads it (``read``,
+    # the companion).
+    profile = with_model(profile)
     if ns.out is None and ns.from_dir is None:
         ns.out = Path(f"{profile.name}.deck.npz")
     out = ns.out or ns.from_dir.with_name(ns.from_dir.name + ".deck.npz")

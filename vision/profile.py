@@ -33,6 +33,7 @@ INSET_Y: Final = 1.0
 BLUR: Final = 1.0  # px, applied to templates and to what is read alike
 TOP_MM: Final = 24.0  # of each card's top kept in colour: the band and what a shift shows
 FORMAT: Final = "battleline-deck-profile/1"
+MODEL_PREFIX: Final = "model_"  # arrays of the deck's learnt classifier in the file
 
 
 class ProfileError(ValueError):
@@ -93,6 +94,9 @@ class DeckProfile:
     # (T, h, w, 3) uint8: each card's top TOP_MM, upright, balanced, at TPL_PX; what a
     # per-deck classifier learns from (``vision.band_model``). Older files lack it.
     tops: Image | None = None
+    # The deck's learnt classifier (``vision.band_model``), as named arrays; trained
+    # when the deck is enrolled. Older files lack it.
+    model: dict[str, FloatImage] | None = None
 
     def save(self, path: Path) -> None:
         meta = {"format": FORMAT, "name": self.name, "tokens": self.tokens,
@@ -102,6 +106,8 @@ class DeckProfile:
                                     "chroma": self.chroma}
         if self.tops is not None:
             arrays["tops"] = self.tops
+        for key, value in (self.model or {}).items():
+            arrays[MODEL_PREFIX + key] = value
         with replacing(path) as fh:  # the old file or the new, whole, whatever happens
             np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
 
@@ -112,6 +118,8 @@ class DeckProfile:
                 meta = json.loads(str(data["meta"]))
                 gray, chroma = data["gray"].astype(np.float32), data["chroma"].astype(np.float32)
                 tops = data["tops"].astype(np.uint8) if "tops" in data.files else None
+                model = {k[len(MODEL_PREFIX):]: data[k].astype(np.float32)
+                         for k in data.files if k.startswith(MODEL_PREFIX)} or None
         # A damaged zip or array raises any of these; none may stop the companion.
         except (OSError, ValueError, KeyError, TypeError, EOFError, RecursionError,
                 zipfile.BadZipFile, zlib.error) as exc:
@@ -124,7 +132,7 @@ class DeckProfile:
         try:
             profile = DeckProfile(str(meta["name"]), [str(t) for t in meta["tokens"]], gray,
                                   chroma, float(meta["card_w"]), float(meta["card_h"]),
-                                  float(meta["band_mm"]), tops)
+                                  float(meta["band_mm"]), tops, model)
         except (KeyError, TypeError, ValueError) as exc:
             raise ProfileError(_("{path}: not a deck profile ({error})").format(
                 path=path, error=f"meta: {exc!r}")) from None

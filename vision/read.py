@@ -191,7 +191,10 @@ class Reader:
             raise ProfileError(f"deck profile {profile.name!r}: holds {len(profile.tokens)} "
                                "card(s); enrol at least two")
         self.profile = profile
-        self.model = model  # names the cards where given; else the templates do
+        # The deck's own learnt model names the cards where there is one (given, or
+        # trained when the deck was enrolled); else the templates do.
+        model = model if model is not None else BandModel.of(profile)
+        self.model = model
         self.layout = layout or standard_mat()
         lay = self.layout
         self.low_size = (round(lay.width * LOW_PX), round(lay.height * LOW_PX))

@@ -74,3 +74,19 @@ def test_a_saved_profile_keeps_the_card_tops_the_model_learns_from(deck, tmp_pat
     profile.save(tmp_path / "deck.npz")
     again = type(profile).load(tmp_path / "deck.npz")
     assert again.tops is not None and np.array_equal(again.tops, profile.tops)
+
+
+def test_an_enrolled_profile_carries_its_model_and_the_reader_uses_it(deck, tmp_path):
+    from vision.band_model import with_model
+    from vision.read import Reader
+
+    _, profile = deck
+    assert BandModel.of(profile) is None  # a profile made before models: templates read it
+    profile.save(tmp_path / "deck.npz")
+    trained = with_model(type(profile).load(tmp_path / "deck.npz"))
+    trained.save(tmp_path / "deck.npz")
+    again = type(profile).load(tmp_path / "deck.npz")
+    model = Reader(again).model
+    assert model is not None and model.tokens == profile.tokens
+    best, _ = model.judge(_bands(profile, ["R3", "Y9", "AL"], 5), 16.0)
+    assert [model.tokens[b] for b in best] == ["R3", "Y9", "AL"]

@@ -136,8 +136,12 @@ class Classifier:
                 bands.append(band)
             best, sure = self.model.judge(np.stack(bands), h)
             for i, b, c in zip(idx, best.tolist(), sure.tolist(), strict=True):
-                _, _, score, cands = out[i]
-                token = self.model.tokens[b] if c >= MODEL_SURE else UNKNOWN
+                told, told_c, score, cands = out[i]
+                token = self.model.tokens[b]
+                if c < MODEL_SURE:
+                    # Unsure, unless the templates name the same card by other means
+                    # (grey correlation, colour): two ways agreeing.
+                    token, c = (token, told_c) if told == token else (UNKNOWN, c)
                 out[i] = (token, float(c), score, cands)
         return out
 
