@@ -19,6 +19,7 @@ from typing import Final, Literal
 import cv2
 import numpy as np
 
+from companion.i18n import _, ngettext
 from companion.rules.cards import ALL_CARDS, parse_token
 from companion.rules.errors import NotationError
 from vision.balance import balance_deck, table_colour
@@ -79,7 +80,7 @@ def load_image(path: Path) -> Image:
     """A colour image from disk, turned as its EXIF orientation says (as a phone's
     photo is shown), or a ProfileError naming the file and the problem."""
     if not path.is_file():
-        raise ProfileError(f"{path}: no such file")
+        raise ProfileError(_("{path}: no such file").format(path=path))
     data = np.fromfile(str(path), np.uint8)
     # The orientation is applied here, not by the decoder: whether imdecode does
     # it has changed between OpenCV versions.
@@ -87,9 +88,11 @@ def load_image(path: Path) -> Image:
     try:
         img = cv2.imdecode(data, flags) if data.size else None
     except cv2.error:  # refused before decoding: it claims more pixels than allowed
-        raise ProfileError(f"{path}: image too large (over 100 megapixels)") from None
+        raise ProfileError(_("{path}: image too large (over 100 megapixels)").format(
+            path=path)) from None
     if img is None:
-        raise ProfileError(f"{path}: not a readable image (corrupt or unsupported format)")
+        raise ProfileError(_("{path}: not a readable image (corrupt or unsupported "
+                             "format)").format(path=path))
     return _orient(img, _exif_orientation(data[:65536].tobytes()))
 
 
@@ -113,22 +116,28 @@ def find_card(img: Image, card_w: float = CARD_W, card_h: float = CARD_H,
                                            corners[:, 1].max() > h - m, corners[:, 0].min() < m),
                                    strict=True) if bad]
     if outside:
-        raise ProfileError(f"{name}: the card's {' and '.join(outside)} edge(s) touch the "
-                           "photo's edge: step back so that the whole card is in view")
+        raise ProfileError(ngettext(
+            "{name}: the card's {edges} edge touches the photo's edge: step back so that "
+            "the whole card is in view",
+            "{name}: the card's {edges} edges touch the photo's edge: step back so that the "
+            "whole card is in view", len(outside)).format(
+                name=name, edges=_(" and ").join(_(e) for e in outside)))
     px_mm = float(np.linalg.norm(corners[3] - corners[0])) / card_h
     if px_mm < 2.0:
-        raise ProfileError(f"{name}: the card is too small in the photo "
-                           f"({px_mm * card_w:.0f} px across): move closer")
+        raise ProfileError(_("{name}: the card is too small in the photo ({px} px across): "
+                             "move closer").format(name=name, px=f"{px_mm * card_w:.0f}"))
     if width / px_mm > 2.0:
-        raise ProfileError(f"{name}: the photo is too blurred (the card's edges are "
-                           f"{width / px_mm:.1f} mm wide): hold still and focus on the card")
+        raise ProfileError(_("{name}: the photo is too blurred (the card's edges are {mm} mm "
+                             "wide): hold still and focus on the card").format(
+                                 name=name, mm=f"{width / px_mm:.1f}"))
     flat = flatten(img, corners, card_w, card_h, margin_mm)
     m = round(margin_mm * WARP_PX)
     card = flat[m:flat.shape[0] - m, m:flat.shape[1] - m]
     # A dark-faced card is no dark photo: its light print still shows. A photo too
     # dark to read has no bright part at all.
     if float(np.percentile(cv2.cvtColor(card, cv2.COLOR_BGR2GRAY), 99.9)) < 60:
-        raise ProfileError(f"{name}: the card is too dark to read: more light, please")
+        raise ProfileError(_("{name}: the card is too dark to read: more light, "
+                             "please").format(name=name))
     return flat
 
 
@@ -198,7 +207,7 @@ def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_
                     card_h: float = CARD_H, partial: bool = False) -> DeckProfile:
     """A profile from ``folder``: ``R7.jpg``, ``AL.png``, ... one photo per card."""
     if not folder.is_dir():
-        raise ProfileError(f"{folder}: not a folder")
+        raise ProfileError(_("{folder}: not a folder").format(folder=folder))
     cards: dict[str, Image] = {}
     tables: dict[str, FloatImage] = {}
     problems: list[str] = []
@@ -208,10 +217,12 @@ def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_
         try:
             token = parse_token(path.stem).token
         except NotationError:
-            problems.append(f"{path.name}: {path.stem!r} is not a card token")
+            problems.append(_("{file}: {name} is not a card token").format(
+                file=path.name, name=repr(path.stem)))
             continue
         if token in cards:
-            problems.append(f"{path.name}: a second photo of {token}")
+            problems.append(_("{file}: a second photo of {token}").format(
+                file=path.name, token=token))
             continue
         try:
             photo = load_image(path)
@@ -221,17 +232,20 @@ def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_
         except ProfileError as exc:
             problems.append(str(exc))
     if problems:
-        raise ProfileError("cannot enrol:\n  " + "\n  ".join(problems))
+        raise ProfileError(_("cannot enrol:") + "\n  " + "\n  ".join(problems))
     if not cards:
-        raise ProfileError(f"{folder}: no photo of a card in it (JPEG, PNG, ... named by "
-                           "token: R7.jpg, AL.png)")
+        raise ProfileError(_("{folder}: no photo of a card in it (JPEG, PNG, ... named by "
+                             "token: R7.jpg, AL.png)").format(folder=folder))
     missing = [c.token for c in ALL_CARDS if c.token not in cards]
     if missing and not partial:
-        raise ProfileError(
-            f"{folder}: no photo of {len(missing)} card(s): {', '.join(missing)}. "
-            "A reader that does not know a card would mistake it for another; "
-            "photograph them all (or pass --partial to accept the risk)."
-        )
+        raise ProfileError(ngettext(
+            "{folder}: no photo of {n} card: {cards}. A reader that does not know a card "
+            "would mistake it for another; photograph them all (or pass --partial to accept "
+            "the risk).",
+            "{folder}: no photo of {n} cards: {cards}. A reader that does not know a card "
+            "would mistake it for another; photograph them all (or pass --partial to accept "
+            "the risk).", len(missing)).format(folder=folder, n=len(missing),
+                                               cards=", ".join(missing)))
     # Each side of each card where the deck's shared layout says it lies.
     cards = square_deck(cards, WARP_PX, card_w, card_h)
     # Terrain cards are optional: only the medieval edition has them.
@@ -310,7 +324,7 @@ class Enrolment:
         from vision.mat import standard_mat
 
         if not tokens:
-            raise ProfileError("nothing to enrol: the list of cards is empty")
+            raise ProfileError(_("nothing to enrol: the list of cards is empty"))
         self.tokens = [parse_token(t).token for t in tokens]
         self.name = name
         self.still_frames = still_frames
@@ -373,7 +387,7 @@ class Enrolment:
 
     def profile(self) -> DeckProfile:
         if not self.cards:
-            raise ProfileError("no card captured yet: nothing to make a profile of")
+            raise ProfileError(_("no card captured yet: nothing to make a profile of"))
         return profile_from_cards(self.name, self.cards)
 
 
@@ -399,11 +413,13 @@ def live_enroll(source: FrameSource, tokens: list[str], prompt: Callable[[str], 
     calib = Calibrator()
     while (token := session.current) is not None:
         prompt(token)
-        for _ in range(max_frames):
+        for _frame in range(max_frames):
             pair = source.read()
             if session.feed(pair, calib.update(pair.main)).kind == "captured":
                 break
         else:
-            raise ProfileError(f"{token}: no card seen in the enrolment zone ({ENROL_ZONE}) "
-                               f"after {max_frames} frames")
+            raise ProfileError(ngettext(
+                "{token}: no card seen in the enrolment zone ({zone}) after {n} frame",
+                "{token}: no card seen in the enrolment zone ({zone}) after {n} frames",
+                max_frames).format(token=token, zone=ENROL_ZONE, n=max_frames))
     return session.profile()

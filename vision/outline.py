@@ -13,6 +13,7 @@ from typing import Final
 import cv2
 import numpy as np
 
+from companion.i18n import N_, _, ngettext
 from vision.profile import ProfileError
 from vision.types import FloatImage, Image
 
@@ -29,7 +30,7 @@ def order_corners(pts: np.ndarray) -> np.ndarray:
 
 
 FIND_PX: Final = 800  # longer side of the image the outline is looked for in
-EDGES: Final = ("top", "right", "bottom", "left")
+EDGES: Final = (N_("top"), N_("right"), N_("bottom"), N_("left"))  # translated where said
 EDGE_SHARE: Final = 0.15  # of the strongest line at or beyond the outline a card's edge makes
 LINE_SHARE: Final = 30  # percentile of the steps along a line that is its strength: a
 # card's edge is straight and whole, the grain, checks or flowers of a table are not
@@ -219,12 +220,12 @@ def _locate(small: Image, aspect: float, name: str) -> np.ndarray:
             # Each side moved onto the sharpest edge near it first: an outline
             # taken round a shadow, or a few pixels off, is judged where it belongs.
             for reach in (4.0, 2.0):
-                q, _ = _refine(small, q, reach)
+                q, _shift = _refine(small, q, reach)
             s = _support(img, q)
             if upright and _card_shaped(q, aspect):
                 best.append((s, cv2.contourArea(q), q))
                 g = q
-                for _ in range(2):  # a card may print two frames
+                for _frame in range(2):  # a card may print two frames
                     grown = _grow(img, small, g, aspect) if s >= 0.75 else None
                     if grown is None:
                         break
@@ -238,16 +239,19 @@ def _locate(small: Image, aspect: float, name: str) -> np.ndarray:
         # The card's outline, not a frame printed inside it: the largest that fits.
         return max(good, key=lambda b: b[1])[2]
     if sideways:
-        raise ProfileError(f"{name}: the card lies sideways; turn it (or the phone) so "
-                           "that it stands upright, index at the top")
+        raise ProfileError(_("{name}: the card lies sideways; turn it (or the phone) so "
+                             "that it stands upright, index at the top").format(name=name))
     if cut:
         edges = max(cut, key=lambda k: cut[k])
-        which = " and ".join(edges)
-        raise ProfileError(f"{name}: the card's {which} edge{'s are' if len(edges) > 1 else ' is'}"
-                           " outside the photo: step back or move the phone so that the "
-                           "whole card is in view")
-    raise ProfileError(f"{name}: no card found (no card-shaped outline: lay the card flat, "
-                       "the whole card in view, on a surface unlike the card's edge)")
+        which = _(" and ").join(_(e) for e in edges)
+        raise ProfileError(ngettext(
+            "{name}: the card's {edges} edge is outside the photo: step back or move the "
+            "phone so that the whole card is in view",
+            "{name}: the card's {edges} edges are outside the photo: step back or move the "
+            "phone so that the whole card is in view", len(edges)).format(name=name, edges=which))
+    raise ProfileError(_("{name}: no card found (no card-shaped outline: lay the card flat, "
+                         "the whole card in view, on a surface unlike the card's edge)").format(
+                             name=name))
 
 
 def _edge_track(grad: FloatImage) -> FloatImage | None:

@@ -128,3 +128,20 @@ def test_typed_commands_reply_in_the_language_shown(tmp_path: Path) -> None:
     i18n.set_language("ru")
     assert run_command(companion, "claim 2 south") == \
         "юг захватывает флаг 2: отказано — построение не завершено"
+
+
+def test_vision_commands_and_enrolment_refusals_in_the_language(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.cli import main as vision_main
+
+    _system_language(monkeypatch, "ru")
+    missing = tmp_path / "photos"
+    assert vision_main(["enroll", "--from-dir", str(missing)]) == 1
+    assert f"enroll: {missing}: не папка" in capsys.readouterr().err
+    missing.mkdir()
+    (missing / "Q9.jpg").write_bytes(b"not a photo")
+    assert vision_main(["enroll", "--from-dir", str(missing)]) == 1
+    assert "нельзя обучить:\n  Q9.jpg: 'Q9' — не код карты" in capsys.readouterr().err
+    assert vision_main(["enroll", "--from-dir", str(missing), "--card-mm", "63"]) == 2
+    assert "ожидалось ШИРИНАxВЫСОТА" in capsys.readouterr().err
