@@ -25,10 +25,12 @@ LOCAL_SIGMA: Final = 3.0  # px: the neighbourhood a second look stretches the co
 LOCAL_FLOOR: Final = 0.02  # grey level spread (0..1) below which a neighbourhood is flat
 # Visible heights whose cut templates are kept. A game's bands show a few heights again
 # and again (40 table changes: 32 px nearly always, 30, 31 and 23 now and then), but
-# over a long session nearly every height turns up once, and each kept costs up to
-# 5 MB (the builtin deck, cut at full resolution and stretched locally): the least
-# recently used go.
+# over a long session nearly every height turns up once: the least recently used go.
+# Cut on every other pixel (what ranking uses) a height costs 0.8 MB of the builtin
+# deck; at full resolution, and stretched locally (a darkest print, a second look:
+# seldom asked, remade in 1 to 5 ms), 2 MB each, so fewer of those are kept.
 KEPT_HEIGHTS: Final = 6
+KEPT_FULL: Final = 2
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -61,10 +63,11 @@ class Templates:
         self.tw, self.th = band_px(profile.card_w, profile.band_mm)  # a whole band, px
         self._gray = profile.gray
         self._cut: Recent[tuple[int, int], tuple[FloatImage, FloatImage]] = Recent(
-            2 * KEPT_HEIGHTS)  # two steps a height
-        self._rows: Recent[tuple[int, int], FloatImage] = Recent(2 * KEPT_HEIGHTS)
+            KEPT_HEIGHTS)
+        self._full: Recent[tuple[int, int], tuple[FloatImage, FloatImage]] = Recent(KEPT_FULL)
+        self._rows: Recent[tuple[int, int], FloatImage] = Recent(KEPT_HEIGHTS)
         self._dark: Recent[int, FloatImage] = Recent(KEPT_HEIGHTS)
-        self._local: Recent[int, tuple[FloatImage, FloatImage]] = Recent(KEPT_HEIGHTS)
+        self._local: Recent[int, tuple[FloatImage, FloatImage]] = Recent(KEPT_FULL)
         # The deck's average band (its shared layout), at half resolution.
         mt = np.ascontiguousarray(profile.gray[:, IY:, IX:self.tw - IX].mean(axis=0),
                                   np.float32)
@@ -89,7 +92,7 @@ class Templates:
             tpl /= np.linalg.norm(tpl, axis=1, keepdims=True) + 1e-6
             return raw, np.ascontiguousarray(tpl.T)
 
-        return self._cut.get((hv, step), cut)
+        return (self._full if step == 1 else self._cut).get((hv, step), cut)
 
     def rows(self, hv: int, step: int = 1) -> FloatImage:
         """The zero-mean unit-norm templates one per row, for picking a few of them."""

@@ -76,7 +76,7 @@ def test_a_pale_numeral_weighs_as_much_as_black_print_once_stretched_locally():
 def test_a_long_session_keeps_the_templates_of_a_few_heights_only():
     """Every visible height turns up over a long session: the cut templates kept stay
     few (memory does not grow), and a height cut again is cut just the same."""
-    from vision.reading.templates import KEPT_HEIGHTS
+    from vision.reading.templates import KEPT_FULL, KEPT_HEIGHTS
 
     templates = Templates(builtin_profile("classic"))
     first = {hv: templates.normalised(hv, 2)[1].copy() for hv in (20, 24)}
@@ -85,8 +85,10 @@ def test_a_long_session_keeps_the_templates_of_a_few_heights_only():
         templates.normalised(hv, 2)
         templates.rows(hv, 2)
         templates.dark(hv)
-    assert len(templates._cut) <= 2 * KEPT_HEIGHTS and len(templates._dark) <= KEPT_HEIGHTS
-    assert len(templates._rows) <= 2 * KEPT_HEIGHTS
+        templates.local(hv)
+    assert len(templates._cut) <= KEPT_HEIGHTS and len(templates._dark) <= KEPT_HEIGHTS
+    assert len(templates._rows) <= KEPT_HEIGHTS
+    assert len(templates._full) <= KEPT_FULL and len(templates._local) <= KEPT_FULL
     for hv, tpl in first.items():
         assert np.array_equal(templates.normalised(hv, 2)[1], tpl)
     assert np.array_equal(templates.dark(20), dark)
