@@ -52,26 +52,40 @@ def _slide(card: FloatImage, deck: FloatImage, reach: int) -> tuple[int, float]:
 
 def _offsets(lines: tuple[FloatImage, FloatImage], deck: tuple[FloatImage, FloatImage],
              w: int, h: int, m: int) -> FloatImage:
-    """Where each side (top, right, bottom, left) lies, px from where the outline put
-    it (outward positive for right and bottom, as image axes run)."""
+    """How far (px, image axes) each corner's side lies from where the outline put
+    it: per corner (TL, TR, BR, BL) the shift across the top or bottom (y) and
+    across the left or right side (x). Each side is measured on its two halves,
+    so a card flattened turned is squared too."""
     rows, cols = lines
     d_rows, d_cols = deck
     r, reach = round(REGION_MM * PX_MM), round(REACH_MM * PX_MM)
-    x_mid = slice(m + w // 10, m + w - w // 10)
-    y_mid = slice(m + h // 10, m + h - h // 10)
-    spans = {
-        0: (rows[:, x_mid].mean(axis=1), d_rows[:, x_mid].mean(axis=1), m, m + r),
-        2: (rows[:, x_mid].mean(axis=1), d_rows[:, x_mid].mean(axis=1), m + h - r, m + h),
-        3: (cols[y_mid].mean(axis=0), d_cols[y_mid].mean(axis=0), m, m + r),
-        1: (cols[y_mid].mean(axis=0), d_cols[y_mid].mean(axis=0), m + w - r, m + w),
-    }
-    out = np.zeros(4, np.float32)
-    for side, (card, ref, a, b) in spans.items():
+    halves_x = (slice(m + w // 10, m + w // 2 - w // 20), slice(m + w // 2 + w // 20, m + w - w // 10))
+    halves_y = (slice(m + h // 10, m + h // 2 - h // 20), slice(m + h // 2 + h // 20, m + h - h // 10))
+    centre = (0.3, 0.7)  # where along the side each half's middle lies
+    out = np.zeros((4, 2), np.float32)  # per corner: (x shift, y shift)
+
+    def shift(card: FloatImage, ref: FloatImage, a: int, b: int) -> float | None:
         d, c = _slide(card[a - reach:b + reach], ref[a - reach:b + reach], reach)
-        if c >= SHARED:
-            out[side] = d
+        return float(d) if c >= SHARED else None
+
+    # Top and bottom: rows' profiles on the left and right halves.
+    for (a, b), (first, second) in (((m, m + r), (0, 1)), ((m + h - r, m + h), (3, 2))):
+        got = [shift(rows[:, hx].mean(axis=1), d_rows[:, hx].mean(axis=1), a, b)
+               for hx in halves_x]
+        if got[0] is not None and got[1] is not None:
+            out[first, 1], out[second, 1] = _ends(got[0], got[1], centre)
+    # Left and right: columns' profiles on the upper and lower halves.
+    for (a, b), (first, second) in (((m, m + r), (0, 3)), ((m + w - r, m + w), (1, 2))):
+        got = [shift(cols[hy].mean(axis=0), d_cols[hy].mean(axis=0), a, b) for hy in halves_y]
+        if got[0] is not None and got[1] is not None:
+            out[first, 0], out[second, 0] = _ends(got[0], got[1], centre)
     return out
 
+
+def _ends(g0: float, g1: float, at: tuple[float, float]) -> tuple[float, float]:
+    """A side's shift at its two ends, from the shifts ``at`` two places along it."""
+    slope = (g1 - g0) / (at[1] - at[0])
+    return g0 - slope * at[0], g0 + slope * (1 - at[0])
 
 
 def square_deck(cards: dict[str, Image], px_per_mm: float, card_w: float, card_h: float,
@@ -83,7 +97,7 @@ def square_deck(cards: dict[str, Image], px_per_mm: float, card_w: float, card_h
     w, h = round(card_w * PX_MM), round(card_h * PX_MM)
     small = {t: cv2.resize(c, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
              for t, c in cards.items()}
-    sides = {t: np.zeros(4, np.float32) for t in cards}
+    sides = {t: np.zeros((4, 2), np.float32) for t in cards}
     if len(cards) >= 5:  # a median of a few cards says little of what they share
         for _ in range(ROUNDS):
             squared = {t: _cut(c, sides[t], PX_MM, card_w, card_h, margin=True)
@@ -97,16 +111,14 @@ def square_deck(cards: dict[str, Image], px_per_mm: float, card_w: float, card_h
     return {t: _cut(c, sides[t], px_per_mm, card_w, card_h) for t, c in cards.items()}
 
 
-def _cut(card: Image, sides_mm: FloatImage, px_per_mm: float, card_w: float, card_h: float,
-         margin: bool = False) -> Image:
-    """The card within its sides moved by ``sides_mm`` (top, right, bottom, left;
-    right and bottom outward positive, top and left as image axes run), upright,
-    with MARGIN_MM around it if ``margin``."""
+def _cut(card: Image, corners_mm: FloatImage, px_per_mm: float, card_w: float,
+         card_h: float, margin: bool = False) -> Image:
+    """The card within its corners moved by ``corners_mm`` ((4, 2): TL, TR, BR, BL,
+    x and y in image axes, mm), upright, with MARGIN_MM around it if ``margin``."""
     m = MARGIN_MM * px_per_mm
-    top, right, bottom, left = (float(v) * px_per_mm for v in sides_mm)
     w, h = card_w * px_per_mm, card_h * px_per_mm
-    src = np.array([[m + left, m + top], [m + w + right, m + top],
-                    [m + w + right, m + h + bottom], [m + left, m + h + bottom]], np.float32)
+    at = np.array([[m, m], [m + w, m], [m + w, m + h], [m, m + h]], np.float32)
+    src = (at + np.asarray(corners_mm, np.float32) * px_per_mm).astype(np.float32)
     extra = m if margin else 0.0
     dst = np.array([[extra, extra], [extra + w, extra], [extra + w, extra + h],
                     [extra, extra + h]], np.float32)

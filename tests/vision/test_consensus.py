@@ -17,25 +17,39 @@ def _shift_mm(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.hypot(dx, dy)) / WARP_PX
 
 
-def test_a_side_fitted_on_a_line_inside_the_card_is_moved_to_the_cards_edge():
+def _mismatch(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.abs(a.astype(int) - b).mean())
+
+
+def test_a_side_fitted_off_the_cards_edge_or_turned_is_moved_onto_it():
     art = design("tune", 3)  # a coloured border and a frame line inside it
     w, h = art.card_mm
     m = round(MARGIN_MM * WARP_PX)
     true = {t: cv2.resize(art.render(parse_token(t), 8.0), (round(w * WARP_PX), round(h * WARP_PX)),
                           interpolation=cv2.INTER_AREA) for t in TOKENS}
     # As enrolment flattens them: the table around each, and some outlines off by
-    # up to 2.5 mm on a side (inside the card, or out on the table).
+    # up to 2.5 mm on a side (inside the card, or out on the table), or turned.
     rng = np.random.default_rng(3)
-    off = {t: np.zeros(4, np.float32) for t in TOKENS}
-    for t in TOKENS[::3]:
-        off[t][int(rng.integers(4))] = rng.choice([-2.5, -1.5, 1.5, 2.0])
+    off = {t: np.zeros((4, 2), np.float32) for t in TOKENS}
+    sides = (((0, 1), 1), ((1, 2), 0), ((3, 2), 1), ((0, 3), 0))  # corners, axis
+    for k, t in enumerate(TOKENS[::3]):
+        (a, b), axis = sides[int(rng.integers(4))]
+        e = float(rng.choice([-2.5, -1.5, 1.5, 2.0]))
+        off[t][a, axis], off[t][b, axis] = (e, e) if k % 2 else (e, -e)
     shot = {t: _cut(cv2.copyMakeBorder(c, m, m, m, m, cv2.BORDER_CONSTANT, value=(70, 90, 110)),
                     off[t], WARP_PX, w, h, margin=True) for t, c in true.items()}
-    before = [_shift_mm(_cut(shot[t], np.zeros(4), WARP_PX, w, h), true[t]) for t in TOKENS]
+    before = [_shift_mm(_cut(shot[t], np.zeros((4, 2)), WARP_PX, w, h), true[t])
+              for t in TOKENS]
     squared = square_deck(shot, WARP_PX, w, h)
     after = [_shift_mm(squared[t], true[t]) for t in TOKENS]
     assert max(before) > 0.5  # the test's misfits are real
     assert max(after) < 0.3, after
+    # Turned ones too: each card's print lies where the true card's does.
+    unsquared = [_mismatch(_cut(shot[t], np.zeros((4, 2)), WARP_PX, w, h), true[t])
+                 for t in TOKENS]
+    squared_off = [_mismatch(squared[t], true[t]) for t in TOKENS]
+    assert max(unsquared) > 20, unsquared
+    assert max(squared_off) < 8, squared_off
     # Cards fitted right stay where they were.
     for t in TOKENS:
         if not off[t].any():
