@@ -68,6 +68,7 @@ class Companion:
         self.score_before = score_before
         self.last_ruling = ""
         self.camera_problem: str | None = None
+        self.source_ended = False  # the source has nothing more to give (a folder read through)
         self.lights_updated_at = 0.0  # perf_counter of the last lights update
         self.event_lights_at = 0.0  # ... and of the one that showed the last event
         self._noted: tuple[str, ...] = ()
@@ -159,6 +160,7 @@ class Companion:
         try:
             snap = source.poll()
         except SourceError as error:
+            self.source_ended = error.ended
             self.camera_failed(str(error))
             return []
         if self.camera_problem is not None:

@@ -469,8 +469,7 @@ def _camera_game(
                 """Commands typed on the terminal (claim 3 north, confirm 3, undo, ...); a
                 folder of images ends when it is read through."""
                 nonlocal ended
-                problem = companion.camera_problem or ""
-                if choices.camera == "folder" and "no more images" in problem:
+                if companion.source_ended:
                     print(_("the folder of images is read through"))
                     ended = True
                     return True

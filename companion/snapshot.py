@@ -18,7 +18,15 @@ UNKNOWN: Final = "unknown"
 
 
 class SourceError(RuntimeError):
-    """The camera (or whatever feeds the tracker) gives nothing now; the message says why."""
+    """The camera (or whatever feeds the tracker) gives nothing now; the message says why.
+
+    ``ended``: nothing more will come (a folder of images read through), so there is
+    nothing to wait for; the message, in the player's language, is only shown.
+    """
+
+    def __init__(self, message: str, *, ended: bool = False) -> None:
+        super().__init__(message)
+        self.ended = ended
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.i18n import _
 from companion.snapshot import Reading, Snapshot, SourceError
 from vision.calibrate import Calibration, CalibrationError, Calibrator
 from vision.changes import camera_moved, changed_zones, merge
@@ -31,7 +32,7 @@ from vision.deck_art import Style
 from vision.position import UNKNOWN
 from vision.profile import DeckProfile, ProfileError, builtin_profile
 from vision.read import FrameRead, Reader
-from vision.sources.base import FramePair, FrameSource, low_from_main
+from vision.sources.base import FramePair, FrameSource, SourceEnded, low_from_main
 from vision.sources.base import SourceError as FrameError
 from vision.stabilize import Stabilizer
 from vision.synth import Camera, Conditions, Table, lay_table, photograph, with_hands
@@ -87,8 +88,8 @@ class VisionSnapshots:
     def poll(self) -> Snapshot | None:
         try:
             pair = self.frames.read()
-        except FrameError as error:
-            raise SourceError(str(error)) from None
+        except FrameError as error:  # a folder read through is told apart by its class
+            raise SourceError(str(error), ended=isinstance(error, SourceEnded)) from None
         arrived = time.perf_counter()
         self.frames_read += 1
         stab = self.stabilizer
@@ -200,7 +201,7 @@ class TableFrames:
     """The simulated table's camera (``FrameSource``): a hand frame, then still frames."""
 
     def __init__(self, seed: int = 0, style: Style = "companion", hand_frames: int = 1) -> None:
-        self.name = f"simulated table camera (seed {seed})"
+        self.name = _("simulated table camera (seed {seed})").format(seed=seed)
         self._rng = np.random.default_rng(seed)
         self.style = style
         self.camera = Camera(tilt_x_deg=3.0, tilt_y_deg=-2.0, yaw_deg=1.0, fill=0.92)
@@ -246,7 +247,7 @@ class TableFrames:
     def read(self) -> FramePair:
         if self.fail_reads > 0:
             self.fail_reads -= 1
-            raise FrameError(f"{self.name}: no frame (camera unplugged)")
+            raise FrameError(_("{camera}: no frame (camera unplugged)").format(camera=self.name))
         if self._queue:
             return self._queue.pop(0)
         if self._still is None:

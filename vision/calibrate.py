@@ -21,6 +21,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.i18n import _, ngettext
 from vision.aruco_compat import ArucoApi, api
 from vision.mat import MatLayout, standard_mat
 from vision.types import FloatImage, Image
@@ -104,7 +105,7 @@ def _detect(image: Image, half: Image | None, det: ArucoApi,
         # ``pyr`` half-size pixels, and half-size pixel i covers frame pixels 2i, 2i+1.
         small = _gray(half)
         pyr = 1
-        for _ in range(downscale.bit_length() - 2):
+        for _step in range(downscale.bit_length() - 2):
             small = cv2.pyrDown(small)
             pyr *= 2
         fx = image.shape[1] / half.shape[1]
@@ -158,10 +159,6 @@ OUTLIER_RATIO = 4.0
 
 def _ids(ids: list[int]) -> str:
     return ", ".join(str(i) for i in ids)
-
-
-def _markers(ids: list[int]) -> str:
-    return f"marker{'s' if len(ids) > 1 else ''} {_ids(ids)}"
 
 
 @dataclass
@@ -220,7 +217,7 @@ class Calibrator:
     def _fit_points(self, src: FloatImage, seen: list[int]) -> _Fit:
         """The least-squares homography of ``seen``'s corners at frame points ``src``."""
         dst = np.concatenate([np.array(self.layout.marker(i).corners(), np.float64) for i in seen])
-        h, _ = cv2.findHomography(src, dst, 0)
+        h = cv2.findHomography(src, dst, 0)[0]
         if h is None:
             return _Fit(None, float("inf"), {i: float("inf") for i in seen})
         proj = cv2.perspectiveTransform(src.reshape(-1, 1, 2), h).reshape(-1, 2)
@@ -276,7 +273,7 @@ class Calibrator:
         g = (np.sqrt(5) - 1) / 2
         a, b = hi - g * (hi - lo), lo + g * (hi - lo)
         fa, fb = rms(a), rms(b)
-        for _ in range(40):
+        for _step in range(40):
             if fa < fb:
                 hi, b, fb = b, a, fa
                 a = hi - g * (hi - lo)
@@ -297,33 +294,53 @@ class Calibrator:
 
     def _refusal(self, seen: list[int], missing: list[int], stray: list[int], need: int,
                  fit: _Fit | None, lens: float | None) -> CalibrationError:
-        """Why the first calibration fails, in the player's words."""
+        """Why the first calibration fails, in the player's words (whole sentences for
+        the translators, each chosen by its count)."""
         total = len(self.layout.markers)
         tail = ""
         if stray:
-            tail = (f" (a marker-like pattern in view, id {_ids(stray)}, is not one of "
-                    "the mat's: is another printed marker lying near the mat?)")
+            tail = " " + ngettext(
+                "(a marker-like pattern in view, id {ids}, is not one of the mat's: is "
+                "another printed marker lying near the mat?)",
+                "(marker-like patterns in view, ids {ids}, are not the mat's: is another "
+                "printed marker lying near the mat?)", len(stray)).format(ids=_ids(stray))
         if fit is None:
-            return CalibrationError(
-                f"cannot calibrate: {_markers(missing)} not found (need {need} of {total})"
-                " — is the whole mat in view, nothing covering its corners?" + tail,
-                "missing")
+            return CalibrationError(ngettext(
+                "cannot calibrate: marker {ids} not found (need {need} of {total}) — is "
+                "the whole mat in view, nothing covering its corners?",
+                "cannot calibrate: markers {ids} not found (need {need} of {total}) — is "
+                "the whole mat in view, nothing covering its corners?", len(missing)).format(
+                    ids=_ids(missing), need=need, total=total) + tail, "missing")
         worst, worst_mm = fit.worst
-        shown = f"the {len(seen)} markers found"
-        if missing:
-            shown += f" ({_markers(missing)} not)"
         # Never "3.0 mm off" against a 3 mm limit.
         off = f"{fit.rms:.1f}" if round(fit.rms, 1) > self.max_error_mm else f"{fit.rms:.2f}"
-        head = (f"cannot calibrate: {shown} do not lie where a flat mat puts them "
-                f"({off} mm off, worst marker {worst} at {worst_mm:.1f} mm)")
-        limit = f" (the limit is {self.max_error_mm:g} mm)"
+        values = {"n": len(seen), "off": off, "worst": worst, "worst_mm": f"{worst_mm:.1f}",
+                  "limit": f"{self.max_error_mm:g}"}
+        if missing:
+            values["not_found"] = ngettext("marker {ids} not found", "markers {ids} not found",
+                                           len(missing)).format(ids=_ids(missing))
+            head = ngettext(
+                "cannot calibrate: the {n} marker found ({not_found}) does not lie where a "
+                "flat mat puts it ({off} mm off, worst marker {worst} at {worst_mm} mm)",
+                "cannot calibrate: the {n} markers found ({not_found}) do not lie where a "
+                "flat mat puts them ({off} mm off, worst marker {worst} at {worst_mm} mm)",
+                len(seen))
+        else:
+            head = ngettext(
+                "cannot calibrate: the {n} marker found does not lie where a flat mat puts "
+                "it ({off} mm off, worst marker {worst} at {worst_mm} mm)",
+                "cannot calibrate: the {n} markers found do not lie where a flat mat puts "
+                "them ({off} mm off, worst marker {worst} at {worst_mm} mm)", len(seen))
         if lens is not None:
-            kind = "barrel" if lens > 0 else "pincushion"
-            return CalibrationError(
-                f"{head}: they bend as the camera's lens bends straight lines ({kind} "
-                "distortion), more than the reader can follow — move the camera back so "
-                "the mat fills less of the picture, or use a lens with less distortion"
-                + limit + tail, "lens")
-        return CalibrationError(
-            f"{head}: is the mat flat and the camera's lens distortion mild? Is a marker "
-            "damaged, or a copy of one lying elsewhere in view?" + limit + tail, "misfit")
+            values["kind"] = _("barrel distortion") if lens > 0 else _("pincushion distortion")
+            why = _("they bend as the camera's lens bends straight lines ({kind}), more than "
+                    "the reader can follow — move the camera back so the mat fills less of the "
+                    "picture, or use a lens with less distortion (the limit is {limit} mm)")
+            reason = "lens"
+        else:
+            why = _("is the mat flat and the camera's lens distortion mild? Is a marker "
+                    "damaged, or a copy of one lying elsewhere in view? (the limit is "
+                    "{limit} mm)")
+            reason = "misfit"
+        return CalibrationError(_("{refusal}: {why}").format(
+            refusal=head.format(**values), why=why.format(**values)) + tail, reason)

@@ -91,6 +91,35 @@ def test_an_unplugged_camera_is_attention_until_frames_return(tmp_path: Path) ->
         journal.close()
 
 
+def test_a_folder_read_through_is_told_by_its_class_in_any_language(tmp_path: Path) -> None:
+    """``play`` stops at the end of a folder of images by the error's flag, not by
+    its text, so the end is seen whatever language the message is in."""
+    import cv2
+
+    from companion.i18n import set_language
+    from companion.vision_path import ReopeningFrames, TableFrames, VisionSnapshots
+    from vision.profile import builtin_profile
+    from vision.sources.folder import FolderSource
+
+    _, still = TableFrames(5).render({}, hand=False)
+    cv2.imwrite(str(tmp_path / "frame.png"), still.main)
+    set_language("hu")
+    journal = Journal.create(tmp_path, {"mode": "camera", "first": "south", "variant": {}})
+    lights = open_lights(LightsConfig(board="mock"))
+    try:
+        frames = ReopeningFrames(lambda: FolderSource(tmp_path), "folder")
+        source = VisionSnapshots(frames, builtin_profile())
+        companion = Companion(Tracker(Variant(), script_game(1).first), journal, lights, NoView())
+        companion.pump(source)
+        assert not companion.source_ended and companion.camera_problem is None
+        companion.pump(source)
+        assert companion.source_ended
+        assert companion.camera_problem == f"folder:{tmp_path}: nincs több kép"
+    finally:
+        set_language("en")
+        lights.close()
+        journal.close()
+
 def test_a_card_laid_in_one_zone_re_reads_only_that_zone() -> None:
     """The live path reads again only what changed since its last read: the other
     cards stay where they were, so their zones keep their reading."""

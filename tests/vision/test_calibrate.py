@@ -102,6 +102,27 @@ def test_first_calibration_names_missing_markers(calm):
     assert err.value.reason == "missing"
 
 
+@pytest.mark.parametrize(("language", "words"), [
+    ("ru", "калибровка невозможна: метки 0, 3, 5 не найдены (нужно 4 из 6)"),
+    ("cs", "nelze kalibrovat: značky 0, 3, 5 nenalezeny (potřeba 4 z 6)"),
+])
+def test_a_refusal_is_in_the_players_language(calm, language, words):
+    """``read`` and the camera screen show the refusal's text: in the language set,
+    plural forms and all, and with the same reason for the code."""
+    from companion.i18n import set_language
+
+    _, frame = calm
+    img = frame.image
+    for i in (0, 3, 5):
+        img = _cover_marker(img, frame, i)
+    set_language(language)
+    try:
+        with pytest.raises(CalibrationError) as err:
+            Calibrator().update(img)
+    finally:
+        set_language("en")
+    assert str(err.value).startswith(words) and err.value.reason == "missing"
+
 def test_two_covered_markers_are_named_exactly(calm):
     _, frame = calm
     img = _cover_marker(_cover_marker(frame.image, frame, 1), frame, 4)

@@ -19,6 +19,11 @@ class SourceError(RuntimeError):
     """A camera or file that cannot give frames; the message says which and why."""
 
 
+class SourceEnded(SourceError):
+    """A source with an end (a folder of images) has given its last frame: not a failure
+    to retry, and told apart by its class, since its message is in the player's language."""
+
+
 @dataclass
 class FramePair:
     main: Image  # full resolution BGR, for reading cards

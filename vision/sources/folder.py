@@ -7,7 +7,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.sources.base import FramePair, SourceError, low_from_main
+from companion.i18n import _
+from vision.sources.base import FramePair, SourceEnded, SourceError, low_from_main
 
 SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -17,10 +18,12 @@ def load_frame(path: Path) -> np.ndarray:
     try:
         img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     except cv2.error:  # refused before decoding: it claims more pixels than allowed
-        raise SourceError(f"{path}: image too large (over 100 megapixels)") from None
+        raise SourceError(_("{path}: image too large (over 100 megapixels)").format(
+            path=path)) from None
     if img is None:
-        why = "no such file" if not path.exists() else "not a readable image (corrupt or unsupported)"
-        raise SourceError(f"{path}: {why}")
+        raise SourceError((_("{path}: no such file") if not path.exists() else
+                           _("{path}: not a readable image (corrupt or unsupported)")).format(
+                               path=path))
     return np.asarray(img)
 
 
@@ -28,16 +31,16 @@ class FolderSource:
     def __init__(self, folder: Path, loop: bool = False) -> None:
         self.name = f"folder:{folder}"
         if not folder.is_dir():
-            raise SourceError(f"{folder}: not a folder")
+            raise SourceError(_("{folder}: not a folder").format(folder=folder))
         self._files = sorted(p for p in folder.iterdir() if p.suffix.lower() in SUFFIXES)
         if not self._files:
-            raise SourceError(f"{folder}: no images in it")
+            raise SourceError(_("{folder}: no images in it").format(folder=folder))
         self._i, self._loop = 0, loop
 
     def read(self) -> FramePair:
         if self._i >= len(self._files):
             if not self._loop:
-                raise SourceError(f"{self.name}: no more images")
+                raise SourceEnded(_("{source}: no more images").format(source=self.name))
             self._i = 0
         path = self._files[self._i]
         self._i += 1
