@@ -113,7 +113,10 @@ class _Formatter(argparse.HelpFormatter):
 
 class ArgumentParser(argparse.ArgumentParser):
     """argparse with its own words (usage, options, help, error) in the language set when
-    it is made; argparse itself looks in a catalog of its own the package does not ship."""
+    it is made. The complaints inside an error ("the following arguments are required")
+    stay English: argparse asks gettext's process-wide default domain for them, which
+    follows the environment, not ``set_language``, and serving them would mean changing
+    that global domain or argparse's module names."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(formatter_class=_Formatter, add_help=False, **kwargs)
