@@ -133,6 +133,8 @@ def main(argv: list[str]) -> int:
         "latency_ms_median": round(percentile(latencies, 0.5), 1) if latencies else None,
         "latency_ms_p99": round(percentile(latencies, 0.99), 1) if latencies else None,
         "timed_changes": len(latencies),
+        "stages_ms_p99": {name: round(percentile(v, 0.99), 1)
+                          for name, v in timing.stages.items() if v},
         "errors": errors,
         "journal_mismatches": mismatches,
         "wrong_events": wrong_events,
