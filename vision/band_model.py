@@ -34,7 +34,6 @@ SAMPLES: Final = 40  # drawn per card and height
 SHIFT_MM: Final = (0.5, 0.5)  # how far off its place (across, down) a band is drawn
 SEARCH_PX: Final = 2  # read at every shift this far (TPL_PX px) each way: a linear
 # model does not forgive being off by a millimetre, so it looks where it fits best
-SEARCH_STEP: Final = 1
 FEATURE_PX: Final = 1.0  # px/mm of the grey features
 CHROMA_MM: Final = 4.0  # block of the chroma features
 CHROMA_SCALE: Final = 1 / 25.0  # Lab units -> feature units (grey is unit spread)
@@ -49,11 +48,11 @@ _GREY: Final = np.array([0.114, 0.587, 0.299], np.float32)
 
 
 def features(bands: FloatImage, visible_mm: float, card_w: float,
-             margin: int = 0, step: int = 1) -> FloatImage:
+             margin: int = 0) -> FloatImage:
     """Features of ``bands`` ((n, h, w, 3) true-colour BGR 0..1 at TPL_PX, each at
     least ``visible_mm`` high): only what shows of each band counts. With a
     ``margin`` (px on every side), (n, k, d): those of each view of the band at
-    every shift up to ``margin`` each way, on every ``step``-th pixel; else (n, d).
+    every shift of a pixel up to ``margin`` each way; else (n, d).
 
     Both kinds are means over blocks (FEATURE_PX grey, CHROMA_MM chroma): the
     block means at every pixel are taken once and each shift samples them."""
@@ -83,8 +82,8 @@ def features(bands: FloatImage, visible_mm: float, card_w: float,
     near = np.clip(1.0 - np.linalg.norm(white, axis=1) / PAPER_CHROMA, 0.0, 1.0)
     tint = (white * near[:, None])[:, None, None, :]
     views = []
-    for dy in range(0, 2 * margin + 1, step):
-        for dx in range(0, 2 * margin + 1, step):
+    for dy in range(2 * margin + 1):
+        for dx in range(2 * margin + 1):
             gy, gx = dy + iy, dx + ix
             gv = grey[:, gy:gy + gh * g:g, gx:gx + gw * g:g].reshape(n, -1)
             gv = gv - gv.mean(axis=1, keepdims=True)
@@ -202,7 +201,7 @@ class BandModel:
         """
         h = self.height_for(visible_mm)
         n = len(bands)
-        z = features(bands, h, self.card_w, SEARCH_PX, SEARCH_STEP) @ self.projections[h]
+        z = features(bands, h, self.card_w, SEARCH_PX) @ self.projections[h]
         centres = self.centres[h]
         d2 = ((z[:, :, None, :] - centres[None, None]) ** 2).sum(axis=3).min(axis=1)
         order = np.argsort(d2, axis=1)
