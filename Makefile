@@ -34,11 +34,17 @@ bench: $(STAMP)
 # The translations (Babel): every marked string of the companion and the hardware into
 # companion/locale/battleline.pot, each language's .po updated from it (new strings
 # empty, gone ones dropped), then every .po compiled to the .mo the package ships.
+# argparse's own words (usage, "the following arguments are required", ...) come from
+# this Python's argparse.py, copied to build/python3.N/ so the catalog names its version,
+# not this machine's path (companion.i18n.ArgumentParser serves them from our catalog).
 LOCALE := companion/locale
+ARGPARSE = build/$(shell $(BIN)/python -c 'import sys; print("python%d.%d" % sys.version_info[:2])')
 .PHONY: catalogs
 catalogs: $(STAMP)
+	mkdir -p $(ARGPARSE) && cp "$$($(BIN)/python -c 'import argparse; print(argparse.__file__)')" $(ARGPARSE)/
 	$(BIN)/pybabel extract -F pyproject.toml --add-location=file --sort-by-file --no-wrap \
-	  --project=battleline-companion -o $(LOCALE)/battleline.pot companion hardware vision
+	  --project=battleline-companion -o $(LOCALE)/battleline.pot companion hardware vision \
+	  $(ARGPARSE)
 	$(BIN)/pybabel update -i $(LOCALE)/battleline.pot -d $(LOCALE) -D battleline \
 	  --ignore-obsolete --no-wrap --no-fuzzy-matching
 	$(BIN)/pybabel compile -d $(LOCALE) -D battleline --statistics

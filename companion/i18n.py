@@ -4,8 +4,9 @@ The catalogs live in ``companion/locale/<lang>/LC_MESSAGES/battleline.po``,
 compiled beside themselves to ``battleline.mo`` and shipped in the package.
 They are made with Babel (a dev dependency): ``make catalogs`` extracts every
 ``_``, ``N_``, ``ngettext`` and ``NP_`` string of the companion, the
-hardware and vision into ``battleline.pot``, updates each language's .po and compiles
-them. At run time only the standard library's gettext reads them.
+hardware and vision (and argparse's own words, from the standard library's argparse.py)
+into ``battleline.pot``, updates each language's .po and compiles them. At run time only
+the standard library's gettext reads them.
 
 ``_`` and ``ngettext`` translate now; ``N_`` and ``NP_`` only mark a string
 (or a singular/plural pair) where it is written, to be translated where it is
@@ -17,8 +18,8 @@ from __future__ import annotations
 import argparse
 import gettext
 import os
-import sys
-from collections.abc import Iterable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final, NamedTuple, NoReturn
 
@@ -104,28 +105,47 @@ def NP_(singular: str, plural: str) -> Plural:
     return Plural(singular, plural)
 
 
-class _Formatter(argparse.HelpFormatter):
-    def add_usage(self, usage: str | None, actions: Iterable[argparse.Action],
-                  groups: Iterable[argparse._MutuallyExclusiveGroup],
-                  prefix: str | None = None) -> None:
-        super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
-
-
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse with its own words (usage, options, help, error) in the language set when
-    it is made. The complaints inside an error ("the following arguments are required")
-    stay English: argparse asks gettext's process-wide default domain for them, which
-    follows the environment, not ``set_language``, and serving them would mean changing
-    that global domain or argparse's module names."""
+    """argparse speaking the language set when it runs: its own words (usage, options,
+    help, and complaints such as "the following arguments are required") come from our
+    catalog, which holds argparse's msgids (``make catalogs`` extracts them from the
+    standard library with Babel). argparse looks its words up through the module globals
+    ``_`` and ``ngettext`` it imported from gettext (the process-wide default domain,
+    whose language follows the environment, not ``set_language``); while this parser
+    parses, formats help or reports an error, those two names are ours (3.11 to 3.13
+    look them up at call time). Other parsers in the process are left as they are."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(formatter_class=_Formatter, add_help=False, **kwargs)
-        self._positionals.title = _("positional arguments")
-        self._optionals.title = _("options")
-        self.add_argument("-h", "--help", action="help",
-                          help=_("show this help message and exit"))
+        with _argparse_speaks_ours():  # names the help's headings and -h as it is made
+            super().__init__(**kwargs)
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
+        with _argparse_speaks_ours():  # says "unrecognized arguments" itself
+            return super().parse_args(args, namespace)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        with _argparse_speaks_ours():
+            return super().parse_known_args(args, namespace)
+
+    def format_usage(self) -> str:
+        with _argparse_speaks_ours():
+            return super().format_usage()
+
+    def format_help(self) -> str:
+        with _argparse_speaks_ours():
+            return super().format_help()
 
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(2, _("{prog}: error: {message}").format(prog=self.prog, message=message)
-                  + "\n")
+        with _argparse_speaks_ours():
+            super().error(message)
+
+
+@contextmanager
+def _argparse_speaks_ours() -> Iterator[None]:
+    saved = argparse.__dict__.get("_"), argparse.__dict__.get("ngettext")
+    argparse._ = _  # type: ignore[attr-defined]
+    argparse.ngettext = ngettext  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
