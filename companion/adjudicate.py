@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 
 from companion.i18n import ArgumentParser, _, set_language
+from companion.messages import describe
 from companion.rules.claims import adjudicate
 from companion.rules.errors import NotationError
 from companion.rules.notation import parse_position, rulings_to_json
@@ -35,7 +36,8 @@ def main(argv: list[str]) -> int:
     try:
         position = parse_position(text)
     except NotationError as error:
-        print(f"adjudicate: {args.file}: {error.field}: {error.problem}", file=sys.stderr)
+        print(f"adjudicate: {args.file}: {describe(error)}", file=sys.stderr)
+
         return 1
     print(rulings_to_json(adjudicate(position)))
     return 0

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from companion.journal import Journal
 from companion.messages import N_, Message
 from companion.play import result_line
+from companion.rules.errors import RulesError
 from companion.rules.game import Ending, Outcome
 from companion.rules.position import PLAYERS, Player, Variant
 from companion.snapshot import Snapshot, SnapshotSource, SourceError
@@ -244,8 +245,9 @@ class Companion:
             try:
                 self.pass_(player)
             except Exception as error:  # IllegalAction: not their turn, game over
+                why = error.phrase if isinstance(error, RulesError) else str(error)
                 self.view.say(Message(N_("{side} cannot pass: {why}"), side=str(player),
-                                      why=str(error)))
+                                      why=why))
             return
         if any(i.kind is IssueKind.UNCERTAIN for i in self.tracker.issues):
             self.confirm(None)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from companion.app import Companion
 from companion.i18n import N_, _, translation
-from companion.messages import localized
+from companion.messages import describe, localized
 from companion.rules.errors import IllegalAction, NotationError
 from companion.rules.position import Player
 
@@ -78,6 +78,7 @@ def run_command(companion: Companion, line: str) -> str:
             return ", ".join(_("flag {flag}: {side}").format(flag=f + 1, side=_side(p))
                              for f, p in sorted(hints.items()))
     except (ValueError, IllegalAction, NotationError) as error:
-        return f"{verb}: {error}"
+        return f"{verb}: {describe(error, shown)}"
+
     return _("unknown command {line}; commands:\n{commands}").format(
         line=repr(line.strip()), commands=help_text())

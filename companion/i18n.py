@@ -11,7 +11,10 @@ the standard library's gettext reads them.
 ``_`` and ``ngettext`` translate now; ``N_`` and ``NP_`` only mark a string
 (or a singular/plural pair) where it is written, to be translated where it is
 shown. Templates use named ``{parameters}`` so a translation may reorder them.
+The rules library, which imports none of this, marks its errors' templates with its
+own ``N_`` (``companion/rules/errors.py``); ``companion.messages.describe`` shows them.
 """
+
 
 from __future__ import annotations
 

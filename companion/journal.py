@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from companion.i18n import _
+from companion.messages import describe
 from companion.rules.actions import Action, parse_action
 from companion.rules.battlefield import Setup
 from companion.rules.errors import NotationError
@@ -120,7 +121,8 @@ def event_from(line: Mapping[str, Any], where: str) -> TrackedEvent:
         action: Action = parse_action(str(line["action"]))
     except (KeyError, ValueError, NotationError) as error:
         raise JournalError(_("{where}: not an event ({error})").format(
-            where=where, error=error)) from None
+            where=where, error=describe(error))) from None
+
     pile = line.get("pile")
     return TrackedEvent(player, action, str(pile) if pile else None)
 

@@ -12,15 +12,19 @@ shown, a singular/plural pair with ``NP_``: its count is the parameter ``n``,
 and ``ngettext`` picks the language's form for it (Russian and Czech have
 three). ``make catalogs`` (Babel) collects both marks from every module.
 ``localized(text, t)`` translates a message and leaves any other string as it is.
+
+The rules library's errors carry their messages the same way (``companion.rules.errors.
+Phrase``, of which ``Message`` is a kind): ``describe(error)`` is one in the language shown.
 """
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from companion.i18n import N_, NP_, Plural
+from companion.i18n import N_, NP_, Plural, translation
+from companion.rules.errors import Phrase, RulesError
 
-__all__ = ["NP_", "N_", "Message", "Translator", "localized"]
+__all__ = ["NP_", "N_", "Message", "Translator", "describe", "localized"]
 
 class Translator(Protocol):
     """What a message needs of a translation: gettext's two lookups."""
@@ -34,7 +38,7 @@ def _separator() -> str:
     return N_("; ")  # between the items of a list parameter
 
 
-class Message(str):
+class Message(Phrase):
     """English text that remembers its template and parameters for translation."""
 
     template: str
@@ -86,11 +90,21 @@ def _translated(value: str | int | Message | tuple[Message, ...],
                 translation: Translator) -> str | int:
     if isinstance(value, tuple):
         return translation.gettext(_separator()).join(m.localized(translation) for m in value)
-    if isinstance(value, Message):
+    if isinstance(value, Phrase):  # a Message, or a phrase of the rules library
         return value.localized(translation)
     return value
 
 
 def localized(text: str, translation: Translator) -> str:
-    """``text`` translated if it is a Message, else as it is (it was never marked)."""
-    return text.localized(translation) if isinstance(text, Message) else text
+    """``text`` translated if it is a Message (or a rules phrase), else as it is (it was
+    never marked)."""
+    return text.localized(translation) if isinstance(text, Phrase) else text
+
+
+def describe(error: BaseException, shown: Translator | None = None) -> str:
+    """An error as a person reads it: a rules error's message in the language shown (or
+    ``shown``'s), any other error's text as it is."""
+    if isinstance(error, RulesError):
+        return error.phrase.localized(shown or translation())
+    return str(error)
+

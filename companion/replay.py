@@ -18,6 +18,7 @@ from pathlib import Path
 from companion.app import result_line
 from companion.i18n import ArgumentParser, _, ngettext, set_language
 from companion.journal import JournalError, line_of, read_journal
+from companion.messages import describe
 from companion.rules.errors import IllegalAction, NotationError
 from companion.rules.game import Outcome
 from companion.rules.position import Player
@@ -59,7 +60,7 @@ def replay_table(path: Path, out: list[str]) -> Tracker:
         record = parse_table_record(_text(path))
         record.replay()
     except (NotationError, IllegalAction) as error:
-        raise JournalError(f"{path}: {error}") from None
+        raise JournalError(f"{path}: {describe(error)}") from None
     first = record.first
     tracker = Tracker(record.variant, first or Player.SOUTH, first_known=first is not None,
                       setup=record.setup)
@@ -67,7 +68,7 @@ def replay_table(path: Path, out: list[str]) -> Tracker:
         try:
             done = tracker.apply(TrackedEvent(event.player, event.action))
         except IllegalAction as error:
-            raise JournalError(f"{line_of(path, event.line)}: {error}") from None
+            raise JournalError(f"{line_of(path, event.line)}: {describe(error)}") from None
         out.append(replayed_line(number, done))
     return tracker
 
@@ -78,8 +79,9 @@ def replay_full(path: Path, out: list[str]) -> Outcome | None:
         record = parse_record(_text(path))
         state = record.replay()
     except (NotationError, IllegalAction) as error:
-        raise JournalError(f"{path}: {error}") from None
+        raise JournalError(f"{path}: {describe(error)}") from None
     count = len(record.actions)
+
     out.append(ngettext("{n} action (deals and draws included) replayed",
                         "{n} actions (deals and draws included) replayed", count).format(n=count))
     return state.outcome

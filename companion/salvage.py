@@ -24,6 +24,7 @@ from companion.journal import (
     line_of,
     read_journal,
 )
+from companion.messages import describe
 from companion.rules.errors import IllegalAction
 from companion.rules.notation import dump_position
 from companion.rules.position import Player
@@ -59,7 +60,8 @@ def _step(tracker: Tracker, line: dict[str, Any], where: str, number: int) -> st
             done = tracker.apply(event)
         except IllegalAction as error:
             raise JournalError(_("{where}: {event} does not replay: {error}").format(
-                where=where, event=event.describe(), error=error)) from None
+                where=where, event=event.describe(), error=describe(error))) from None
+
         shown = replayed_line(number - 1, done)
     elif kind == "undo":
         undone = tracker.undo()

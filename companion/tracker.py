@@ -729,8 +729,8 @@ class Tracker:
             return Message(N_("{action}: lay all nine battlefield cards before playing "
                               "({laid} of 9 laid)"), action=what,
                            laid=self.state.game.laid)
-        # The rules' own words (English) for the rarer refusals.
-        return Message(N_("{action}: {error}"), action=what, error=str(error))
+        # The rules' own words for the rarer refusals (a phrase, translated where shown).
+        return Message(N_("{action}: {error}"), action=what, error=error.phrase)
 
     # ----------------------------------------------------------------- applying events
     def _commit(self, event: TrackedEvent) -> TrackedEvent:
@@ -753,7 +753,9 @@ class Tracker:
         if isinstance(action, Claim):
             result = self.claim(action.flag, event.player)
             if result.event is None:
-                raise IllegalAction(f"claim {action.flag + 1} by {event.player}: {result.message}")
+                raise IllegalAction(Message(N_("claim {flag} by {side}: {ruling}"),
+                                            flag=action.flag + 1, side=who(event.player),
+                                            ruling=result.message))
             return result.event
         if isinstance(action, Pass):
             return self.pass_(event.player)
@@ -786,7 +788,8 @@ class Tracker:
         error = self.state.game.error(player, Claim(flag))
         if error is not None and not isinstance(error, ClaimRefused):
             return ClaimResult(player, flag, None, None,
-                               Message(N_("claim {flag}: {error}"), flag=number, error=str(error)))
+                               Message(N_("claim {flag}: {error}"), flag=number,
+                                       error=error.phrase))
         ruling = self.table.rule(flag, player)
         said = describe_ruling(ruling, medieval=self.variant.edition == "medieval")
         if not ruling.granted:
@@ -797,9 +800,10 @@ class Tracker:
     def pass_(self, player: Player) -> TrackedEvent:
         """``player`` passes (cannot play a card); two passes in a row end the game."""
         if self.outcome is not None:
-            raise IllegalAction("the game is already over")
+            raise IllegalAction(Message(N_("the game is already over")))
         if player is not self.state.to_move:
-            raise IllegalAction(f"it is {self.state.to_move}'s turn, not {player}'s")
+            raise IllegalAction(Message(N_("it is {side}'s turn, not {other}'s"),
+                                        side=who(self.state.to_move), other=who(player)))
         error = self.state.game.error(player, Pass())
         if error is not None:
             raise error
@@ -877,6 +881,7 @@ def describe_ruling(ruling: Ruling, *, medieval: bool = False) -> Message:
 
 
 def _claimed_flag(error: IllegalAction, where: Message) -> Message:
-    """The flag an error names ("flag 3" in its detail), else the one the action names."""
-    match = re.fullmatch(r"flag ([1-9])", error.detail)
-    return flag_words(int(match[1]) - 1) if match else where
+    """The flag an error names (its parameter ``flag``), else the one the action names."""
+    flag = error.params.get("flag")
+    return flag_words(flag - 1) if isinstance(flag, int) else where
+

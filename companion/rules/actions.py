@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from companion.rules.cards import Card, Tactic, Terrain, parse_card, parse_terrain, parse_token
-from companion.rules.errors import NotationError
+from companion.rules.errors import N_, NotationError, term
 
 
 class DeckKind(enum.Enum):
@@ -246,6 +246,8 @@ def parse_action(text: str) -> Action:
                 and isinstance(action.card, Tactic)
                 and action.card.is_guile
             ):
-                raise NotationError("action", f"{action.card.token} is played alone, not at a flag")
+                raise NotationError(term("action"), N_("{card} is played alone, not at a flag"),
+                                    card=action.card.token)
             return action
-    raise NotationError("action", f"{text!r} is not an action")
+    raise NotationError(term("action"), N_("{text} is not an action"), text=repr(text))
+

@@ -10,7 +10,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Final
 
-from companion.rules.errors import NotationError
+from companion.rules.errors import N_, NotationError, term
 
 
 class Colour(enum.Enum):
@@ -62,7 +62,8 @@ class Troop:
 
     def __post_init__(self) -> None:
         if not 1 <= self.value <= 10:
-            raise NotationError("card", f"troop value {self.value} is not 1..10")
+            raise NotationError(term("card"), N_("troop value {value} is not 1..10"),
+                                value=self.value)
         object.__setattr__(self, "index", _COLOUR_INDEX[self.colour] * 10 + self.value - 1)
 
     @property
@@ -195,29 +196,30 @@ _TERRAIN_BY_TOKEN: Final[dict[str, Terrain]] = {t.token: t for t in Terrain}
 def troop(colour: Colour, value: int) -> Troop:
     """The interned troop card of that colour and value."""
     if not 1 <= value <= 10:
-        raise NotationError("card", f"troop value {value} is not 1..10")
+        raise NotationError(term("card"), N_("troop value {value} is not 1..10"), value=value)
     return TROOPS[colour.index * 10 + value - 1]
 
 
 def parse_card(token: str) -> Card:
     """The troop or tactic a token names (case-insensitive)."""
     if not isinstance(token, str):
-        raise NotationError("card", f"expected a card token string, got {type(token).__name__}")
+        raise NotationError(term("card"), N_("expected a card token string, got {type}"),
+                            type=type(token).__name__)
     card = _BY_TOKEN.get(token.strip().upper())
     if card is None:
-        raise NotationError("card", f"{token!r} is not a card token")
+        raise NotationError(term("card"), N_("{token} is not a card token"), token=repr(token))
     return card
 
 
 def parse_terrain(token: str) -> Terrain:
     """The terrain battlefield a token names (case-insensitive)."""
     if not isinstance(token, str):
-        raise NotationError(
-            "terrain", f"expected a terrain token string, got {type(token).__name__}"
-        )
+        raise NotationError(term("terrain"), N_("expected a terrain token string, got {type}"),
+                            type=type(token).__name__)
     terrain = _TERRAIN_BY_TOKEN.get(token.strip().upper())
     if terrain is None:
-        raise NotationError("terrain", f"{token!r} is not a terrain token")
+        raise NotationError(term("terrain"), N_("{token} is not a terrain token"),
+                            token=repr(token))
     return terrain
 
 
@@ -229,7 +231,9 @@ def parse_token(token: str) -> Card | Terrain:
         try:
             return parse_terrain(token)
         except NotationError:
-            raise NotationError("card", f"{token!r} is not a card or terrain token") from None
+            raise NotationError(term("card"), N_("{token} is not a card or terrain token"),
+                                token=repr(token)) from None
+
 
 
 def is_troop(card: Card) -> bool:

@@ -53,6 +53,7 @@ from companion.rules.cards import (
 )
 from companion.rules.claims import Ruling, rule_claim
 from companion.rules.errors import (
+    N_,
     BattlefieldTaken,
     CardNotInHand,
     ClaimNotAllowed,
@@ -69,11 +70,13 @@ from companion.rules.errors import (
     NotYourBattlefield,
     WatchtowerTarget,
     WrongPhase,
+    term,
 )
 from companion.rules.position import FLAG_COUNT, PLAYERS, Player, Position, Variant
 from companion.rules.table import Table, played_card
 
 HAND_SIZE: Final = 7
+_PENDING: Final = N_("the {terrain} effect is pending")
 SCOUT_DRAWS: Final = 3
 FIELDS_DRAWS: Final = 3
 
@@ -195,7 +198,7 @@ class GameState:
         hands: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())
         if setup is Setup.HUNDRED_YEARS_WAR:
             if not (variant.terrain and variant.tactics):
-                raise InvalidSetup("the Hundred Years' War is played with terrain and tactics")
+                raise InvalidSetup(N_("the Hundred Years' War is played with terrain and tactics"))
             hands = ((KINGS[Player.NORTH],), (KINGS[Player.SOUTH],))
             tactics -= set(KINGS.values())
         return cls(
@@ -334,14 +337,14 @@ class GameState:
         if isinstance(action, Chance):
             return self._chance(action.card)
         if self.chance_outcomes():
-            raise WrongPhase("a card must be revealed first")
+            raise WrongPhase(N_("a card must be revealed first"))
         if isinstance(action, Claim):
             return self._claim(action.flag)
         if isinstance(action, Draw):
             return self._draw(action.deck)
         if isinstance(action, EndTurn):
             if self.phase is not Phase.DRAW:
-                raise WrongPhase("the turn ends after playing a card")
+                raise WrongPhase(N_("the turn ends after playing a card"))
             if self.draws_left and (len(self.troop_deck) or len(self.tactic_deck)):
                 raise MustDraw()
             return self._next_turn()
@@ -357,7 +360,7 @@ class GameState:
             return self._place(action)
         if isinstance(action, Pass):
             if self.phase is not Phase.PLAY:
-                raise WrongPhase("a pass takes the place of playing a card")
+                raise WrongPhase(N_("a pass takes the place of playing a card"))
             if next(self._plays(), None) is not None:
                 raise MustPlayCard()
             state = replace(self, passes=self.passes + 1)
@@ -369,7 +372,7 @@ class GameState:
 
     def _chance(self, card: Card | Terrain) -> GameState:
         if card not in self.chance_outcomes():
-            raise IllegalAction(f"{card.token} cannot be revealed now")
+            raise IllegalAction(N_("{card} cannot be revealed now"), card=card.token)
         if isinstance(card, Terrain):
             return self._lay(card)
         if self.phase is Phase.DEAL:
@@ -396,7 +399,8 @@ class GameState:
     def _take(self, player: Player, card: Card) -> GameState:
         hand = list(self.hand(player))
         if card not in hand:
-            raise CardNotInHand(f"{card.token} is not in {player}'s hand")
+            raise CardNotInHand(N_("{card} is not in {side}'s hand"), card=card.token,
+                                side=term(player))
         hand.remove(card)
         hands = list(self.hands)
         hands[_idx(player)] = tuple(hand)
@@ -411,7 +415,8 @@ class GameState:
         _check_flag(index)
         if not self._claims_open():
             timing = self.position.variant.claim_timing
-            raise ClaimNotAllowed(f"not in the {self.phase.value} step ({timing} claim timing)")
+            raise ClaimNotAllowed(N_("not in the {step} step ({timing} claim timing)"),
+                                  step=term(self.phase.value), timing=term(timing))
         state = replace(self, table=self.table.with_claim(index, self.player))
         winner = state.position.winner()
         if winner is not None:
@@ -420,12 +425,12 @@ class GameState:
 
     def _draw(self, kind: DeckKind) -> GameState:
         if self.phase is not Phase.DRAW:
-            raise WrongPhase("draw after playing a card")
+            raise WrongPhase(N_("draw after playing a card"))
         if not self.draws_left:
-            raise WrongPhase("no more draws this turn")
+            raise WrongPhase(N_("no more draws this turn"))
         deck = self.deck(kind)
         if not len(deck):
-            raise EmptyDeck(f"the {kind.value} deck is empty")
+            raise EmptyDeck(N_("the {deck} deck is empty"), deck=term(kind.value))
         state = replace(self, drew=True)
         if deck.top:  # cards put back by Scout: known, no chance
             card, top = deck.top[-1], deck.top[:-1]
@@ -447,7 +452,7 @@ class GameState:
 
     def _scout_return(self, card: Card) -> GameState:
         if self.phase is not Phase.RETURN:
-            raise WrongPhase("cards are put back only after Scout")
+            raise WrongPhase(N_("cards are put back only after Scout"))
         state = self._take(self.player, card)
         kind = DeckKind.TROOP if isinstance(card, Troop) else DeckKind.TACTIC
         deck = self.deck(kind)
@@ -471,7 +476,7 @@ class GameState:
     def _play_error(self, action: Action) -> IllegalAction | None:
         """Why the rules forbid playing ``action`` now, or None if they allow it."""
         if self.phase is not Phase.PLAY:
-            return WrongPhase("cards are played once per turn, before drawing")
+            return WrongPhase(N_("cards are played once per turn, before drawing"))
         return self.table.play_error(self.player, action, self.hand(self.player))
 
     def _play(self, action: Action) -> GameState:
@@ -521,10 +526,11 @@ class GameState:
 
     def _pick(self, terrain: Terrain) -> GameState:
         if self.phase is not Phase.DRAFT:
-            raise WrongPhase("battlefield cards are picked in the Hundred Years' War draft")
+            raise WrongPhase(N_("battlefield cards are picked in the Hundred Years' War draft"))
         assert self.battlefield is not None
         if terrain not in self.battlefield.choosing_of(self.player):
-            raise NotInDraft(f"{terrain.token} is not among {self.player}'s cards to choose from")
+            raise NotInDraft(N_("{terrain} is not among {side}'s cards to choose from"),
+                             terrain=terrain.token, side=term(self.player))
         first = self._first
         field_ = self.battlefield.with_pick(self.player, terrain, first)
         if field_.drafting:
@@ -533,13 +539,15 @@ class GameState:
 
     def _place(self, action: Place) -> GameState:
         if self.phase is not Phase.PLACE:
-            raise WrongPhase("battlefield cards are placed after the Hundred Years' War draft")
+            raise WrongPhase(N_("battlefield cards are placed after the Hundred Years' War draft"))
         _check_flag(action.flag)
         assert self.battlefield is not None
         if action.terrain not in self.battlefield.to_place(self.player):
-            raise NotYourBattlefield(f"{action.terrain.token} is not {self.player}'s to place now")
+            raise NotYourBattlefield(N_("{terrain} is not {side}'s to place now"),
+                                     terrain=action.terrain.token, side=term(self.player))
         if self.battlefield.line[action.flag] is not None:
-            raise BattlefieldTaken(f"flag {action.flag + 1} already has its battlefield")
+            raise BattlefieldTaken(N_("flag {flag} already has its battlefield"),
+                                   flag=action.flag + 1)
         field_ = self.battlefield.with_placed(self.player, action.terrain, action.flag, action.up)
         placed = field_.line[action.flag]
         assert placed is not None
@@ -588,11 +596,12 @@ class GameState:
         effect = self.effect
         assert effect is not None
         if effect.terrain is not Terrain.FIELDS:
-            raise WrongPhase(f"the {effect.terrain.token} effect is pending")
+            raise WrongPhase(_PENDING, terrain=effect.terrain.token)
         if card not in self.hand(self.player):
-            raise CardNotInHand(f"{card.token} is not in {self.player}'s hand")
+            raise CardNotInHand(N_("{card} is not in {side}'s hand"), card=card.token,
+                                side=term(self.player))
         if not isinstance(card, Troop):
-            raise FieldsReturn(f"{card.token} is not a troop card")
+            raise FieldsReturn(N_("{card} is not a troop card"), card=card.token)
         state = self._take(self.player, card)
         deck = self.troop_deck
         state = state._with_deck(DeckKind.TROOP, replace(deck, top=(*deck.top, card)))
@@ -603,19 +612,22 @@ class GameState:
     def _effect_target(self, action: Discard | Remove) -> GameState:
         effect = self.effect
         if self.phase is not Phase.TERRAIN or effect is None:
-            raise WrongPhase(f"{action.notation()} follows claiming Marshes or a Watchtower")
+            raise WrongPhase(N_("{action} follows claiming Marshes or a Watchtower"),
+                             action=action.notation())
         _check_flag(action.flag)
         if isinstance(action, Discard):
             if effect.terrain is not Terrain.MARSHES:
-                raise WrongPhase(f"the {effect.terrain.token} effect is pending")
+                raise WrongPhase(_PENDING, terrain=effect.terrain.token)
             if action not in self.table.marshes_targets(effect.actor):
-                raise MarshesDiscard(f"{action.card.token} at flag {action.flag + 1}")
+                raise MarshesDiscard(N_("{card} at flag {flag}"), card=action.card.token,
+                                     flag=action.flag + 1)
             owner = effect.actor
         else:
             if effect.terrain is not Terrain.WATCHTOWER:
-                raise WrongPhase(f"the {effect.terrain.token} effect is pending")
+                raise WrongPhase(_PENDING, terrain=effect.terrain.token)
             if action not in self.table.watchtower_targets(effect.flag, effect.claimant):
-                raise WatchtowerTarget(f"{action.card.token} at flag {action.flag + 1}")
+                raise WatchtowerTarget(N_("{card} at flag {flag}"), card=action.card.token,
+                                       flag=action.flag + 1)
             owner = effect.claimant.other
         table = self.table.with_discard(owner, action.flag, action.card, self.moment)
         return replace(self, table=table)._end_effect()
@@ -658,7 +670,7 @@ class GameState:
 
 def _check_flag(index: int) -> None:
     if not 0 <= index < FLAG_COUNT:
-        raise NoSuchFlag(str(index + 1))
+        raise NoSuchFlag("{flag}", flag=index + 1)
 
 
 class Dealer:

@@ -16,7 +16,7 @@ from typing import Any, Final, TypeVar, cast, get_args
 
 from companion.rules.cards import Card, Tactic, Terrain, parse_card, parse_terrain
 from companion.rules.claims import Reason, Ruling, Rulings
-from companion.rules.errors import IllegalPosition, NotationError
+from companion.rules.errors import N_, IllegalPosition, NotationError, Phrase, term
 from companion.rules.position import (
     FLAG_COUNT,
     PLAYERS,
@@ -46,6 +46,8 @@ _VARIANT_CHOICES: Final[dict[str, tuple[object, ...]]] = {
 _WITH_COUNTEREXAMPLE: Final = frozenset({Reason.BEATABLE, Reason.WEAKER, Reason.TIE_COMPLETED_LAST})
 
 T = TypeVar("T")
+_FILE: Final = term("(file)")  # the field of a whole file's problem
+
 
 
 def _at(field: str, parse: Callable[[], T]) -> T:
@@ -58,7 +60,8 @@ def _at(field: str, parse: Callable[[], T]) -> T:
 
 def _expect(value: object, kind: type[T], field: str, what: str) -> T:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise NotationError(field, f"expected {what}, got {json.dumps(value)}")
+        raise NotationError(field, N_("expected {what}, got {value}"), what=term(what),
+                            value=json.dumps(value))
     return value
 
 
@@ -67,11 +70,12 @@ def _player(value: object, field: str) -> Player | None:
         return None
     if isinstance(value, str) and value.lower() in ("north", "south"):
         return Player(value.lower())
-    raise NotationError(field, f'expected null, "north" or "south", got {json.dumps(value)}')
+    raise NotationError(field, N_('expected null, "north" or "south", got {value}'),
+                        value=json.dumps(value))
 
 
 def _cards(value: object, field: str) -> tuple[Card, ...]:
-    items = _expect(value, list, field, "a list of card tokens")
+    items = _expect(value, list, field, N_("a list of card tokens"))
     cards = []
     for i, token in enumerate(items):
         cards.append(_at(f"{field}[{i}]", partial(parse_card, token)))
@@ -81,49 +85,50 @@ def _cards(value: object, field: str) -> tuple[Card, ...]:
 def _variant(value: object) -> Variant:
     if value is None:
         return Variant()
-    raw = _expect(value, dict, "variant", "an object")
+    raw = _expect(value, dict, "variant", N_("an object"))
     options: dict[str, Any] = {}
     for key, option in raw.items():
         if key not in _VARIANT_CHOICES:
             known = ", ".join(_VARIANT_CHOICES)
-            raise NotationError(f"variant.{key}", f"unknown rule option (known: {known})")
+            raise NotationError(f"variant.{key}", N_("unknown rule option (known: {known})"),
+                                known=known)
         if isinstance(option, str):
             option = option.lower()
         if option not in _VARIANT_CHOICES[key] or type(option) is not type(
             _VARIANT_CHOICES[key][0]
         ):
             choices = ", ".join(json.dumps(c) for c in _VARIANT_CHOICES[key])
-            raise NotationError(
-                f"variant.{key}", f"expected one of {choices}, got {json.dumps(option)}"
-            )
+            raise NotationError(f"variant.{key}", N_("expected one of {choices}, got {value}"),
+                                choices=choices, value=json.dumps(option))
         options[key] = option
     return Variant(**options)
 
 
 def _flag(value: object, field: str) -> Flag:
-    raw = _expect(value, dict, field, "an object")
+    raw = _expect(value, dict, field, N_("an object"))
     for key in raw:
         if key not in _FLAG_KEYS:
-            raise NotationError(
-                f"{field}.{key}", f"unknown key (known: {', '.join(sorted(_FLAG_KEYS))})"
-            )
+            raise NotationError(f"{field}.{key}", N_("unknown key (known: {known})"),
+                                known=", ".join(sorted(_FLAG_KEYS)))
     for key in ("north", "south"):
         if key not in raw:
-            raise NotationError(f"{field}.{key}", "missing (a list of card tokens, possibly empty)")
+            raise NotationError(f"{field}.{key}",
+                                N_("missing (a list of card tokens, possibly empty)"))
     north, south = (_cards(raw[k], f"{field}.{k}") for k in ("north", "south"))
     for key, cards in (("north", north), ("south", south)):
         for i, card in enumerate(cards):
             if isinstance(card, Tactic) and not card.is_morale:
                 raise NotationError(
                     f"{field}.{key}[{i}]",
-                    f"{card.token} is not a formation card (Fog/Mud go in environment)",
+                    N_("{card} is not a formation card (Fog/Mud go in environment)"),
+                    card=card.token,
                 )
     environment = _cards(raw.get("environment", []), f"{field}.environment")
     for i, card in enumerate(environment):
         if card not in (Tactic.FOG, Tactic.MUD) or environment.index(card) != i:
             raise NotationError(
                 f"{field}.environment[{i}]",
-                f"expected FOG or MUD at most once each, got {card.token}",
+                N_("expected FOG or MUD at most once each, got {card}"), card=card.token,
             )
     terrain_token = raw.get("terrain")
     terrain = None
@@ -132,9 +137,10 @@ def _flag(value: object, field: str) -> Flag:
     defender = _player(raw.get("defender"), f"{field}.defender")
     fortified = terrain in (Terrain.CASTLE, Terrain.FORTRESS)
     if fortified and defender is None:
-        raise NotationError(f"{field}.defender", f'required with {terrain}: "north" or "south"')
+        raise NotationError(f"{field}.defender", N_('required with {terrain}: "north" or "south"'),
+                            terrain=str(terrain))
     if defender is not None and not fortified:
-        raise NotationError(f"{field}.defender", "only a CASTLE or FORTRESS has a defender")
+        raise NotationError(f"{field}.defender", N_("only a CASTLE or FORTRESS has a defender"))
     flag = Flag(
         north=north,
         south=south,
@@ -147,20 +153,20 @@ def _flag(value: object, field: str) -> Flag:
     for key, cards in (("north", north), ("south", south)):
         holds = flag.side_size(Player(key))
         if len(cards) > holds:
-            raise NotationError(
-                f"{field}.{key}", f"{len(cards)} cards, but a side here holds {holds}"
-            )
+            raise NotationError(f"{field}.{key}", N_("{n} cards, but a side here holds {holds}"),
+                                n=len(cards), holds=holds)
     first = _player(raw.get("completed_first"), f"{field}.completed_first")
     both = flag.is_complete(Player.NORTH) and flag.is_complete(Player.SOUTH)
     if first is not None and not both:
         raise NotationError(
-            f"{field}.completed_first", "must be null unless both sides are complete"
+            f"{field}.completed_first", N_("must be null unless both sides are complete")
         )
     if both and first is None and flag.claimed_by is None:
         n, s = (side_strength(flag, p) for p in PLAYERS)
         if n == s:
             raise NotationError(
-                f"{field}.completed_first", "required: both formations are equal and complete"
+                f"{field}.completed_first",
+                N_("required: both formations are equal and complete"),
             )
     moments = {Player.NORTH: None, Player.SOUTH: None} | {
         p: (0 if first in (None, p) else 1) for p in PLAYERS if flag.is_complete(p)
@@ -176,24 +182,26 @@ def parse_position(source: str | bytes | Mapping[str, object]) -> Position:
         try:
             raw_any: object = json.loads(source)
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise NotationError("(file)", f"not valid JSON: {error}") from None
+            raise NotationError(_FILE, N_("not valid JSON: {error}"), error=str(error)) from None
         except RecursionError:  # the decoder recurses once per level of nesting
-            raise NotationError("(file)", "not valid JSON: nested too deeply") from None
+            raise NotationError(_FILE, N_("not valid JSON: nested too deeply")) from None
     else:
         raw_any = dict(source)
-    raw = _expect(raw_any, dict, "(file)", "a JSON object")
+    raw = _expect(raw_any, dict, _FILE, N_("a JSON object"))
     for key in raw:
         if key not in _TOP_KEYS:
-            raise NotationError(key, f"unknown key (known: {', '.join(sorted(_TOP_KEYS))})")
+            raise NotationError(key, N_("unknown key (known: {known})"),
+                                known=", ".join(sorted(_TOP_KEYS)))
     if raw.get("format") != POSITION_FORMAT:
-        raise NotationError(
-            "format", f"expected {json.dumps(POSITION_FORMAT)}, got {json.dumps(raw.get('format'))}"
-        )
+        raise NotationError("format", N_("expected {wanted}, got {value}"),
+                            wanted=json.dumps(POSITION_FORMAT), value=json.dumps(raw.get("format")))
     if "flags" not in raw:
-        raise NotationError("flags", f"missing (a list of {FLAG_COUNT} flags)")
-    flags_raw = _expect(raw["flags"], list, "flags", f"a list of {FLAG_COUNT} flags")
+        raise NotationError("flags", N_("missing (a list of {n} flags)"), n=FLAG_COUNT)
+    flags_raw = _expect(raw["flags"], list, "flags",
+                        Phrase(N_("a list of {n} flags"), n=FLAG_COUNT))
     if len(flags_raw) != FLAG_COUNT:
-        raise NotationError("flags", f"expected {FLAG_COUNT} flags, got {len(flags_raw)}")
+        raise NotationError("flags", N_("expected {n} flags, got {got}"), n=FLAG_COUNT,
+                            got=len(flags_raw))
     flags = tuple(_flag(f, f"flags[{i}]") for i, f in enumerate(flags_raw))
     position = Position(
         flags=flags,
@@ -218,25 +226,28 @@ def _check_table(position: Position) -> None:
         for j, card in enumerate(cards):
             here = f"{field}[{j}]"
             if card in seen:
-                raise NotationError(here, f"{card.token} is already at {seen[card]}")
+                raise NotationError(here, N_("{card} is already at {where}"), card=card.token,
+                                    where=seen[card])
             seen[card] = here
             if isinstance(card, Tactic) and not position.variant.tactics:
-                raise NotationError(here, f"{card.token} is a tactic, but variant.tactics is false")
+                raise NotationError(here, N_("{card} is a tactic, but variant.tactics is false"),
+                                    card=card.token)
     terrain_at: dict[Terrain, str] = {}
     for i, flag in enumerate(position.flags):
         here = f"flags[{i}].terrain"
         if flag.terrain is not None:
             if not position.variant.terrain:
-                raise NotationError(here, f"{flag.terrain} needs variant.terrain true")
+                raise NotationError(here, N_("{terrain} needs variant.terrain true"),
+                                    terrain=str(flag.terrain))
             if flag.terrain in terrain_at:
-                raise NotationError(
-                    here, f"{flag.terrain} is already at {terrain_at[flag.terrain]}"
-                )
+                raise NotationError(here, N_("{terrain} is already at {where}"),
+                                    terrain=str(flag.terrain), where=terrain_at[flag.terrain])
             terrain_at[flag.terrain] = here
         if flag.claimed_by is not None and not flag.is_complete(flag.claimed_by):
             raise NotationError(
                 f"flags[{i}].claimed_by",
-                f"{flag.claimed_by} holds the flag but their formation is incomplete",
+                N_("{side} holds the flag but their formation is incomplete"),
+                side=term(flag.claimed_by),
             )
     for player in PLAYERS:
         leader_at: str | None = None
@@ -247,13 +258,15 @@ def _check_table(position: Position) -> None:
                     if leader_at is not None:
                         raise NotationError(
                             here,
-                            f"{player} already has a leader at {leader_at}: one per player per game",
+                            N_("{side} already has a leader at {where}: one per player per game"),
+                            side=term(player), where=leader_at,
                         )
                     leader_at = here
     try:
         position.validate()
     except IllegalPosition as error:  # pragma: no cover - the checks above come first
-        raise NotationError("(position)", str(error)) from None
+        raise NotationError(term("(position)"), error.phrase) from None
+
 
 
 def dump_position(position: Position) -> dict[str, object]:

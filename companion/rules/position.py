@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
 from companion.rules.cards import Card, Tactic, Terrain, Troop
-from companion.rules.errors import IllegalPosition
+from companion.rules.errors import N_, IllegalPosition, term
 from companion.rules.formations import ALL_TROOPS_MASK, troop_mask
 
 FLAG_COUNT: Final = 9
@@ -149,7 +149,8 @@ class Position:
 
     def __post_init__(self) -> None:
         if len(self.flags) != FLAG_COUNT:
-            raise IllegalPosition(f"a position has {FLAG_COUNT} flags, not {len(self.flags)}")
+            raise IllegalPosition(N_("a position has {n} flags, not {got}"), n=FLAG_COUNT,
+                                  got=len(self.flags))
 
     def cards_on_table(self) -> Iterator[Card]:
         for flag in self.flags:
@@ -209,7 +210,7 @@ class Position:
         seen: set[Card] = set()
         for card in self.cards_on_table():
             if card in seen:
-                raise IllegalPosition(f"{card.token} lies on the table twice")
+                raise IllegalPosition(N_("{card} lies on the table twice"), card=card.token)
             seen.add(card)
         for player in PLAYERS:
             leaders = [
@@ -220,18 +221,22 @@ class Position:
             ]
             if len(leaders) > 1:
                 raise IllegalPosition(
-                    f"{player} has both leaders on their side: one per player per game"
+                    N_("{side} has both leaders on their side: one per player per game"),
+                    side=term(player),
                 )
         for number, flag in enumerate(self.flags, start=1):
             for player in PLAYERS:
                 cards = flag.cards(player)
                 if len(cards) > flag.side_size(player):
                     raise IllegalPosition(
-                        f"flag {number}: {player} has {len(cards)} cards,"
-                        f" the side holds {flag.side_size(player)}"
+                        N_("flag {flag}: {side} has {n} cards, the side holds {holds}"),
+                        flag=number, side=term(player), n=len(cards),
+                        holds=flag.side_size(player),
                     )
                 for card in cards:
                     if isinstance(card, Tactic) and not card.is_morale:
                         raise IllegalPosition(
-                            f"flag {number}: {card.token} is not a formation card"
+                            N_("flag {flag}: {card} is not a formation card"), flag=number,
+                            card=card.token,
                         )
+

@@ -31,7 +31,7 @@ from typing import Final
 
 from companion.rules.actions import Action, parse_action
 from companion.rules.battlefield import Setup
-from companion.rules.errors import IllegalAction, NotationError
+from companion.rules.errors import N_, IllegalAction, NotationError, Phrase
 from companion.rules.game import GameState
 from companion.rules.position import Player, Variant
 
@@ -53,9 +53,9 @@ class GameRecord:
             try:
                 state = state.apply(action)
             except IllegalAction as error:
-                raise type(error)(
-                    f"action {number} ({action.notation()}): {error.detail}"
-                ) from None
+                raise type(error)(N_("action {number} ({action}): {detail}"), number=number,
+                                  action=action.notation(), detail=error.detail) from None
+
         return state
 
     def with_action(self, action: Action) -> GameRecord:
@@ -94,10 +94,22 @@ def record_lines(text: str) -> tuple[dict[str, str], list[tuple[int, str]]]:
         if header is None:
             body.append((number, line))
         elif body:
-            raise NotationError(f"line {number}", "headers come before the events")
+            raise NotationError(line_at(number), N_("headers come before the events"))
         else:
             headers[header[1]] = header[2]
     return headers, body
+
+
+def line_at(number: int) -> Phrase:
+    """The field of a problem on a record's line ``number``."""
+    return Phrase(N_("line {number}"), number=number)
+
+
+def _either(choices: tuple[str, ...]) -> str:
+    """``"a" or "b" or "c"``, each "or" translatable."""
+    if len(choices) == 1:
+        return f'"{choices[0]}"'
+    return Phrase(N_("{first} or {last}"), first=_either(choices[:-1]), last=f'"{choices[-1]}"')
 
 
 def header_choice(headers: Mapping[str, str], name: str, default: str,
@@ -105,8 +117,8 @@ def header_choice(headers: Mapping[str, str], name: str, default: str,
     """The header's value, one of ``choices``; NotationError names the header otherwise."""
     value = headers.get(name, default)
     if value not in choices:
-        wanted = " or ".join(f'"{c}"' for c in choices)
-        raise NotationError(name, f"expected {wanted}, got {value!r}")
+        raise NotationError(name, N_("expected {wanted}, got {value}"), wanted=_either(choices),
+                            value=repr(value))
     return value
 
 
@@ -131,13 +143,15 @@ def parse_record(text: str) -> GameRecord:
         try:
             actions.append(parse_action(line))
         except NotationError as error:
-            raise NotationError(f"line {number}", error.problem) from None
+            raise NotationError(line_at(number), error.problem) from None
     if headers.get("Format") != RECORD_FORMAT:
-        raise NotationError("Format", f'expected "{RECORD_FORMAT}", got {headers.get("Format")!r}')
+        raise NotationError("Format", N_("expected {wanted}, got {value}"),
+                            wanted=f'"{RECORD_FORMAT}"', value=repr(headers.get("Format")))
     first = Player(header_choice(headers, "First", "south", ("north", "south")))
     variant = header_variant(headers)
     setup = Setup(header_choice(headers, "Setup", Setup.STANDARD.value,
                                 tuple(s.value for s in Setup)))
     if setup is Setup.HUNDRED_YEARS_WAR and not (variant.terrain and variant.tactics):
-        raise NotationError("Setup", 'the Hundred Years\' War needs Terrain and Tactics "true"')
+        raise NotationError("Setup", N_('the Hundred Years\' War needs Terrain and Tactics "true"'))
+
     return GameRecord(first, variant, tuple(actions), setup)

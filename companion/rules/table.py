@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from typing import Final
 
 from companion.rules.actions import (
     Action,
@@ -24,6 +25,7 @@ from companion.rules.actions import (
 from companion.rules.cards import Card, Tactic, Troop
 from companion.rules.claims import Ruling, rule_claim
 from companion.rules.errors import (
+    N_,
     CardNotInHand,
     ClaimRefused,
     EnvironmentAlreadyThere,
@@ -36,11 +38,16 @@ from companion.rules.errors import (
     SideFull,
     TacticsLimit,
     WrongPhase,
+    term,
 )
 from companion.rules.position import FLAG_COUNT, Player, Position
 
+_FLAG: Final = N_("flag {flag}")
+_NOT_ON_SIDE: Final = N_("{card} is not on {side}'s side of flag {flag}")
+
 
 def _idx(player: Player) -> int:
+
     return 0 if player is Player.NORTH else 1
 
 
@@ -93,31 +100,33 @@ class Table:
         """
         card = played_card(action)
         if card is None:
-            return WrongPhase(f"{action.notation()} is not a card play")
+            return WrongPhase(N_("{action} is not a card play"), action=action.notation())
         if hand is not None and card not in hand:
-            return CardNotInHand(f"{card.token} is not in {player}'s hand")
+            return CardNotInHand(N_("{card} is not in {side}'s hand"), card=card.token,
+                                 side=term(player))
         if hand is None and card in set(self.face_up()):
-            return CardNotInHand(f"{card.token} is already face up on the table")
+            return CardNotInHand(N_("{card} is already face up on the table"), card=card.token)
         if isinstance(card, Tactic):
             if not self.can_play_tactic(player):
-                return TacticsLimit(f"{player} has played {self.tactics_played[_idx(player)]}")
+                return TacticsLimit(N_("{side} has played {n}"), side=term(player),
+                                    n=self.tactics_played[_idx(player)])
             if card.is_leader and self.leader_played[_idx(player)]:
-                return SecondLeader(f"{player} already played a leader")
+                return SecondLeader(N_("{side} already played a leader"), side=term(player))
         flags = self.position.flags
         if isinstance(action, Play):
             if not 0 <= action.flag < FLAG_COUNT:
-                return NoSuchFlag(str(action.flag + 1))
+                return NoSuchFlag("{flag}", flag=action.flag + 1)
             flag = flags[action.flag]
             if flag.claimed_by is not None:
-                return FlagAlreadyClaimed(f"flag {action.flag + 1}")
+                return FlagAlreadyClaimed(_FLAG, flag=action.flag + 1)
             if isinstance(card, Tactic) and card.is_environment:
                 if card in flag.environment:
-                    return EnvironmentAlreadyThere(f"flag {action.flag + 1}")
+                    return EnvironmentAlreadyThere(_FLAG, flag=action.flag + 1)
                 return None
             if isinstance(card, Tactic) and not card.is_morale:
-                return NotAFormationCard(card.token)
+                return NotAFormationCard("{card}", card=card.token)
             if not flag.free_slots(player):
-                return SideFull(f"flag {action.flag + 1}")
+                return SideFull(_FLAG, flag=action.flag + 1)
             return None
         if isinstance(action, Redeploy | Desert | Betray):
             return self._move_error(player, action)
@@ -129,28 +138,27 @@ class Table:
         flags = self.position.flags
         owner = player if isinstance(action, Redeploy) else player.other
         if not 0 <= action.flag < FLAG_COUNT:
-            return NoSuchFlag(str(action.flag + 1))
+            return NoSuchFlag("{flag}", flag=action.flag + 1)
         source = flags[action.flag]
         if source.claimed_by is not None:
-            return FlagAlreadyClaimed(f"flag {action.flag + 1}")
+            return FlagAlreadyClaimed(_FLAG, flag=action.flag + 1)
         if action.card not in source.cards(owner):
-            return InvalidTarget(
-                f"{action.card.token} is not on {owner}'s side of flag {action.flag + 1}"
-            )
+            return InvalidTarget(_NOT_ON_SIDE, card=action.card.token, side=term(owner),
+                                 flag=action.flag + 1)
         if isinstance(action, Betray) and not isinstance(action.card, Troop):
-            return InvalidTarget("Traitor takes troops only")
+            return InvalidTarget(N_("Traitor takes troops only"))
         to = None if isinstance(action, Desert) else action.to
         if to is None:
             return None
         if not 0 <= to < FLAG_COUNT:
-            return NoSuchFlag(str(to + 1))
+            return NoSuchFlag("{flag}", flag=to + 1)
         if isinstance(action, Redeploy) and to == action.flag:
-            return InvalidTarget("Redeploy moves a card to another flag")
+            return InvalidTarget(N_("Redeploy moves a card to another flag"))
         target = flags[to]
         if target.claimed_by is not None:
-            return FlagAlreadyClaimed(f"flag {to + 1}")
+            return FlagAlreadyClaimed(_FLAG, flag=to + 1)
         if not target.free_slots(player):
-            return SideFull(f"flag {to + 1}")
+            return SideFull(_FLAG, flag=to + 1)
         return None
 
     def plays(self, player: Player, hand: Collection[Card]) -> Iterator[Action]:
@@ -264,12 +272,12 @@ class Table:
         (Marshes and Watchtower; the game checks whose decision it is.)
         """
         if not 0 <= index < FLAG_COUNT:
-            raise NoSuchFlag(str(index + 1))
+            raise NoSuchFlag("{flag}", flag=index + 1)
         flag = self.position.flags[index]
         if flag.claimed_by is not None:
-            raise FlagAlreadyClaimed(f"flag {index + 1}")
+            raise FlagAlreadyClaimed(_FLAG, flag=index + 1)
         if card not in flag.cards(owner):
-            raise InvalidTarget(f"{card.token} is not on {owner}'s side of flag {index + 1}")
+            raise InvalidTarget(_NOT_ON_SIDE, card=card.token, side=term(owner), flag=index + 1)
         flags = list(self.position.flags)
         flags[index] = flag.with_cards(
             owner, tuple(c for c in flag.cards(owner) if c != card), moment
@@ -282,10 +290,10 @@ class Table:
     def with_claim(self, index: int, player: Player) -> Table:
         """The table after ``player`` claims flag ``index``; ClaimRefused carries the ruling."""
         if not 0 <= index < FLAG_COUNT:
-            raise NoSuchFlag(str(index + 1))
+            raise NoSuchFlag("{flag}", flag=index + 1)
         ruling = self.rule(index, player)
         if not ruling.granted:
-            raise ClaimRefused(ruling.reason.value, ruling)
+            raise ClaimRefused(term(ruling.reason.value), ruling)
         flags = list(self.position.flags)
         flags[index] = replace(flags[index], claimed_by=player)
         return replace(self, position=replace(self.position, flags=tuple(flags)))

@@ -33,6 +33,7 @@ from companion.rules.battlefield import Placed, Setup
 from companion.rules.cards import Terrain
 from companion.rules.claims import Ruling
 from companion.rules.errors import (
+    N_,
     BattlefieldNotLaid,
     BattlefieldTaken,
     ClaimNotAllowed,
@@ -47,6 +48,7 @@ from companion.rules.errors import (
     TerrainNotInPlay,
     WatchtowerTarget,
     WrongPhase,
+    term,
 )
 from companion.rules.game import Ending, Outcome
 from companion.rules.position import FLAG_COUNT, PLAYERS, Player, Position, Variant
@@ -88,9 +90,9 @@ class TableGame:
         variant = variant or Variant()
         if setup is Setup.HUNDRED_YEARS_WAR:
             if not (variant.terrain and variant.tactics):
-                raise InvalidSetup("the Hundred Years' War is played with terrain and tactics")
+                raise InvalidSetup(N_("the Hundred Years' War is played with terrain and tactics"))
             if first is None:
-                raise InvalidSetup("the Hundred Years' War needs to know who plays first")
+                raise InvalidSetup(N_("the Hundred Years' War needs to know who plays first"))
         position = Position(to_move=first or Player.SOUTH, variant=variant)
         return cls(Table(position), first, setup)
 
@@ -144,68 +146,78 @@ class TableGame:
         if self.effect is not None:
             return self._effect_error(player, action)
         if isinstance(action, Discard | Remove):
-            return WrongPhase(f"{action.notation()} follows claiming Marshes or a Watchtower")
+            return WrongPhase(N_("{action} follows claiming Marshes or a Watchtower"),
+                              action=action.notation())
         if self.laying:
-            return BattlefieldNotLaid(f"{self.laid} of {FLAG_COUNT} laid")
+            return BattlefieldNotLaid(N_("{laid} of {n} laid"), laid=self.laid, n=FLAG_COUNT)
         turn_known = self.first is not None or self.played
         if isinstance(action, Claim):
             if not 0 <= action.flag < FLAG_COUNT:
-                return NoSuchFlag(str(action.flag + 1))
+                return NoSuchFlag("{flag}", flag=action.flag + 1)
             if self.variant.claim_timing == "advanced" and player is not self.to_move:
                 return ClaimNotAllowed(
-                    f"advanced timing: {player} claims only at the start of their own turn"
-                )
+                    N_("advanced timing: {side} claims only at the start of their own turn"),
+                    side=term(player))
             ruling = self.rule(action.flag, player)
             if not ruling.granted:
-                return ClaimRefused(ruling.reason.value, ruling)
+                return ClaimRefused(term(ruling.reason.value), ruling)
             return None
         if turn_known and player is not self.to_move:
-            return NotYourTurn(f"it is {self.to_move}'s turn, not {player}'s")
+            return NotYourTurn(N_("it is {side}'s turn, not {other}'s"), side=term(self.to_move),
+                               other=term(player))
         if isinstance(action, Pass):
             return None
         if played_card(action) is None:
-            return WrongPhase(f"{action.notation()} is not seen on the table")
+            return WrongPhase(N_("{action} is not seen on the table"), action=action.notation())
         return self.table.play_error(player, action)
 
     def _place_error(self, player: Player, action: Place) -> IllegalAction | None:
         if not self.variant.terrain:
-            return TerrainNotInPlay(f"{action.terrain.token} laid, but terrain is not played")
+            return TerrainNotInPlay(N_("{terrain} laid, but terrain is not played"),
+                                    terrain=action.terrain.token)
         if not self.laying:
-            return BattlefieldTaken("all nine battlefield cards are laid")
+            return BattlefieldTaken(N_("all nine battlefield cards are laid"))
         if not 0 <= action.flag < FLAG_COUNT:
-            return NoSuchFlag(str(action.flag + 1))
+            return NoSuchFlag("{flag}", flag=action.flag + 1)
         if self.battlefield[action.flag] is not None:
-            return BattlefieldTaken(f"flag {action.flag + 1} already has its battlefield")
+            return BattlefieldTaken(N_("flag {flag} already has its battlefield"),
+                                    flag=action.flag + 1)
         if any(p is not None and p.terrain is action.terrain for p in self.battlefield):
-            return BattlefieldTaken(f"{action.terrain.token} already lies in the line")
+            return BattlefieldTaken(N_("{terrain} already lies in the line"),
+                                    terrain=action.terrain.token)
         placer = self.placer()
         if placer is not None and player is not placer:
-            return NotYourBattlefield(f"it is {placer}'s placement")
+            return NotYourBattlefield(N_("it is {side}'s placement"), side=term(placer))
         if self.setup is Setup.STANDARD and not action.up:
-            return WrongPhase("the shuffled layout lays every battlefield card text-up")
+            return WrongPhase(N_("the shuffled layout lays every battlefield card text-up"))
         return None
 
     def _effect_error(self, player: Player, action: Action) -> IllegalAction | None:
         effect = self.effect
         assert effect is not None
-        owed = "discard" if effect.terrain is Terrain.MARSHES else "remove"
         if not isinstance(action, Discard | Remove):
-            return WrongPhase(
-                f"{effect.terrain.token} at flag {effect.flag + 1} was claimed: "
-                f"{effect.actor} must {owed} a troop first"
-            )
+            owed = (N_("{terrain} at flag {flag} was claimed: {side} must discard a troop first")
+                    if effect.terrain is Terrain.MARSHES else
+                    N_("{terrain} at flag {flag} was claimed: {side} must remove a troop first"))
+            return WrongPhase(owed, terrain=effect.terrain.token, flag=effect.flag + 1,
+                              side=term(effect.actor))
         if player is not effect.actor:
-            return NotYourTurn(f"{effect.actor} chooses the card for {effect.terrain.token}")
+            return NotYourTurn(N_("{side} chooses the card for {terrain}"),
+                               side=term(effect.actor), terrain=effect.terrain.token)
         if isinstance(action, Discard):
             if effect.terrain is not Terrain.MARSHES:
-                return WrongPhase(f"the {effect.terrain.token} effect is pending")
+                return WrongPhase(N_("the {terrain} effect is pending"),
+                                  terrain=effect.terrain.token)
             if action not in self.table.marshes_targets(effect.actor):
-                return MarshesDiscard(f"{action.card.token} at flag {action.flag + 1}")
+                return MarshesDiscard(N_("{card} at flag {flag}"), card=action.card.token,
+                                      flag=action.flag + 1)
             return None
         if effect.terrain is not Terrain.WATCHTOWER:
-            return WrongPhase(f"the {effect.terrain.token} effect is pending")
+            return WrongPhase(N_("the {terrain} effect is pending"), terrain=effect.terrain.token)
         if action not in self.table.watchtower_targets(effect.flag, effect.claimant):
-            return WatchtowerTarget(f"{action.card.token} at flag {action.flag + 1}")
+            return WatchtowerTarget(N_("{card} at flag {flag}"), card=action.card.token,
+                                    flag=action.flag + 1)
+
         return None
 
     # ----------------------------------------------------------------- events

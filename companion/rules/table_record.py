@@ -59,15 +59,24 @@ from companion.rules.battlefield import Setup
 from companion.rules.cards import Terrain
 from companion.rules.claims import Reason
 from companion.rules.errors import (
+    N_,
     IllegalAction,
     InvalidSetup,
     NotationError,
+    Phrase,
     ResultMismatch,
     RulingMismatch,
+    term,
 )
 from companion.rules.game import Ending, GameState, Outcome
 from companion.rules.position import Player, Variant
-from companion.rules.record import GameRecord, header_choice, header_variant, record_lines
+from companion.rules.record import (
+    GameRecord,
+    header_choice,
+    header_variant,
+    line_at,
+    record_lines,
+)
 from companion.rules.table_game import TableGame
 
 TABLE_RECORD_FORMAT: Final = "battleline-table/1"
@@ -109,28 +118,31 @@ class TableRecord:
         try:
             return TableGame.new(self.variant, self.first, self.setup)
         except InvalidSetup as error:
-            raise NotationError("Setup", str(error)) from None
+            raise NotationError("Setup", error.phrase) from None
 
     def replay(self) -> TableGame:
         """The game after every event; raises the first rule broken, naming its line."""
         game = self.new_game()
         for number, event in enumerate(self.events, start=1):
-            where = f"line {event.line}" if event.line else f"event {number}"
+            where = (line_at(event.line) if event.line
+                     else Phrase(N_("event {number}"), number=number))
             reason = None
             if isinstance(event.action, Claim) and game.outcome is None:
                 reason = game.rule(event.action.flag, event.player).reason
             try:
                 game = game.apply(event.player, event.action)
             except IllegalAction as error:
-                detail = error.detail or error.rule
-                raise type(error)(f"{where} ({event.text()}): {detail}") from None
+                raise type(error)(N_("{where} ({event}): {detail}"), where=where,
+                                  event=event.text(), detail=error.detail or term(error.rule),
+                                  ) from None
             if event.reason is not None and reason is not None and event.reason is not reason:
-                raise RulingMismatch(
-                    f"{where} ({event.text()}): the rules grant it for {reason.value!r}"
-                )
+                raise RulingMismatch(N_("{where} ({event}): the rules grant it for {reason}"),
+                                     where=where, event=event.text(),
+                                     reason=_quoted(reason))
         got = result_text(game.outcome)
         if self.result != "*" and got != self.result:
-            raise ResultMismatch(f"Result {self.result!r}: the events lead to {got!r}")
+            raise ResultMismatch(N_("Result {result}: the events lead to {got}"),
+                                 result=repr(self.result), got=repr(got))
         return game
 
     def with_event(self, event: TableEvent) -> TableRecord:
@@ -190,14 +202,19 @@ def _flag(value: bool) -> str:
     return "true" if value else "false"
 
 
+def _quoted(reason: Reason) -> Phrase:
+    """The reason quoted as ``repr`` quotes its English, translated."""
+    quotes = N_('"{reason}"') if "'" in reason.value else N_("'{reason}'")
+    return Phrase(quotes, reason=term(reason.value))
+
+
 def parse_table_record(text: str) -> TableRecord:
     """A table record from its text; NotationError names the line or header of any problem."""
     headers, body = record_lines(text)
     events = [_event(line, number) for number, line in body]
     if headers.get("Format") != TABLE_RECORD_FORMAT:
-        raise NotationError(
-            "Format", f'expected "{TABLE_RECORD_FORMAT}", got {headers.get("Format")!r}'
-        )
+        raise NotationError("Format", N_("expected {wanted}, got {value}"),
+                            wanted=f'"{TABLE_RECORD_FORMAT}"', value=repr(headers.get("Format")))
     first_text = header_choice(headers, "First", "south", ("north", "south", "table"))
     variant = header_variant(headers)
     setup = Setup(header_choice(headers, "Setup", "standard", tuple(s.value for s in Setup)))
@@ -216,7 +233,8 @@ def _parse_result(text: str) -> Outcome | None:
     endings = {e.value: e for e in Ending}
     if winner not in ("north", "south", "none") or ending not in endings:
         raise NotationError(
-            "Result", f'expected "*" or a winner (north, south, none) and an ending, got {text!r}'
+            "Result", N_('expected "*" or a winner (north, south, none) and an ending, got {value}'),
+            value=repr(text),
         )
     return Outcome(None if winner == "none" else Player(winner), endings[ending], (0, 0))
 
@@ -225,19 +243,21 @@ def _event(line: str, number: int) -> TableEvent:
     match = _EVENT.fullmatch(line)
     if match is None:
         raise NotationError(
-            f"line {number}", f"{line!r} is not an event (a player, north or south, then an action)"
+            line_at(number),
+            N_("{line} is not an event (a player, north or south, then an action)"),
+            line=repr(line),
         )
     try:
         action = parse_action(match[2])
     except NotationError as error:
-        raise NotationError(f"line {number}", error.problem) from None
+        raise NotationError(line_at(number), error.problem) from None
     reason = None
     if match[3] is not None:
         if not isinstance(action, Claim):
-            raise NotationError(f"line {number}", "only a claim carries a ruling in braces")
+            raise NotationError(line_at(number), N_("only a claim carries a ruling in braces"))
         reason = _REASONS.get(match[3].strip())
         if reason is None or not reason.grants:
-            raise NotationError(
-                f"line {number}", f"{match[3].strip()!r} is not a reason a claim is granted for"
-            )
+            raise NotationError(line_at(number),
+                                N_("{reason} is not a reason a claim is granted for"),
+                                reason=repr(match[3].strip()))
     return TableEvent(Player(match[1].lower()), action, reason, number)
