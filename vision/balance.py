@@ -17,6 +17,8 @@ from typing import Final
 import cv2
 import numpy as np
 
+from companion.rules.cards import Tactic, Troop, parse_token
+from companion.rules.errors import NotationError
 from vision.types import FloatImage, Image
 
 TABLE_GREY: Final = 12.0  # Lab chroma of a balanced table under which it may be grey
@@ -71,6 +73,23 @@ BRIGHTEST: Final = 97.0  # percentile of a card's grey from which its print is i
 # balance each photo their own way (casts of a few tenths apart), while a coloured
 # face taken for white lies a whole unit or more off.
 LAMP_APART: Final = 0.35
+# Log-gain (per channel, colour only) by which a suit's median balance may lie off the
+# deck's before it counts as the suit's colour rather than its photos': the median of
+# some ten phone casts strays a few hundredths; a tinted paper or picture taken for
+# white, a tenth and more. Between the two the suit's offset is taken off in part.
+SUIT_APART: Final = (0.05, 0.10)
+SUIT_LEAST: Final = 6  # cards of a group from which its median balance says more than casts
+
+
+def _kind(token: str) -> str:
+    """The group of cards printed alike: a troop's colour, a tactic's kind, terrain."""
+    try:
+        card = parse_token(token)
+    except NotationError:
+        return token  # a deck's own extra card stands alone
+    if isinstance(card, Troop):
+        return f"troop {card.colour.name}"
+    return f"tactic {card.kind.name}" if isinstance(card, Tactic) else "terrain"
 
 
 def deck_gains(cards: dict[str, Image], px_per_mm: float = 6.0) -> dict[str, FloatImage]:
@@ -80,7 +99,9 @@ def deck_gains(cards: dict[str, Image], px_per_mm: float = 6.0) -> dict[str, Flo
     A card's own balance stands where it is a lamp's or a phone's (near the deck's
     median one): a card whose brightest part is coloured (a full-bleed yellow face
     with dark print) takes the deck's instead, and its face keeps its yellow. A
-    paper lit to the sensor's limit counts as it shows.
+    suit whose cards all balance off the deck alike has its offset taken off: a
+    tint all its cards share is the suit's, not a lamp's. A paper lit to the
+    sensor's limit counts as it shows.
     """
     tokens = sorted(cards)
     if not tokens:
@@ -100,6 +121,20 @@ def deck_gains(cards: dict[str, Image], px_per_mm: float = 6.0) -> dict[str, Flo
     deck = np.median(logs, axis=0)
     off = np.abs(logs - deck).max(axis=1) > LAMP_APART
     logs[off] = deck
+    # A lamp's or a phone's cast does not care for the suit: where a suit's cards
+    # all balance alike off the deck, their brightest print is tinted (a pale
+    # picture in the suit's colour) and that tint belongs to the card.
+    groups: dict[str, list[int]] = {}
+    for i, t in enumerate(tokens):
+        groups.setdefault(_kind(t), []).append(i)
+    lo, hi = SUIT_APART
+    for idx in groups.values():
+        if len(idx) < SUIT_LEAST:
+            continue  # too few to tell a suit's colour from its photos' casts
+        offset = np.median(logs[idx], axis=0) - deck
+        offset -= offset.mean()
+        share = np.clip((np.abs(offset).max() - lo) / (hi - lo), 0.0, 1.0)
+        logs[idx] -= share * offset
     return {t: np.exp(g).astype(np.float32) for t, g in zip(tokens, logs, strict=True)}
 
 
