@@ -37,7 +37,6 @@ def main(argv: list[str]) -> int:
         position = parse_position(text)
     except NotationError as error:
         print(f"adjudicate: {args.file}: {describe(error)}", file=sys.stderr)
-
         return 1
     print(rulings_to_json(adjudicate(position)))
     return 0

@@ -79,6 +79,5 @@ def run_command(companion: Companion, line: str) -> str:
                              for f, p in sorted(hints.items()))
     except (ValueError, IllegalAction, NotationError) as error:
         return f"{verb}: {describe(error, shown)}"
-
     return _("unknown command {line}; commands:\n{commands}").format(
         line=repr(line.strip()), commands=help_text())

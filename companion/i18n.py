@@ -15,7 +15,6 @@ The rules library, which imports none of this, marks its errors' templates with 
 own ``N_`` (``companion/rules/errors.py``); ``companion.messages.describe`` shows them.
 """
 
-
 from __future__ import annotations
 
 import argparse

@@ -122,7 +122,6 @@ def event_from(line: Mapping[str, Any], where: str) -> TrackedEvent:
     except (KeyError, ValueError, NotationError) as error:
         raise JournalError(_("{where}: not an event ({error})").format(
             where=where, error=describe(error))) from None
-
     pile = line.get("pile")
     return TrackedEvent(player, action, str(pile) if pile else None)
 

@@ -26,6 +26,7 @@ from companion.rules.errors import Phrase, RulesError
 
 __all__ = ["NP_", "N_", "Message", "Translator", "describe", "localized"]
 
+
 class Translator(Protocol):
     """What a message needs of a translation: gettext's two lookups."""
 
@@ -107,4 +108,3 @@ def describe(error: BaseException, shown: Translator | None = None) -> str:
     if isinstance(error, RulesError):
         return error.phrase.localized(shown or translation())
     return str(error)
-

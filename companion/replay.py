@@ -81,7 +81,6 @@ def replay_full(path: Path, out: list[str]) -> Outcome | None:
     except (NotationError, IllegalAction) as error:
         raise JournalError(f"{path}: {describe(error)}") from None
     count = len(record.actions)
-
     out.append(ngettext("{n} action (deals and draws included) replayed",
                         "{n} actions (deals and draws included) replayed", count).format(n=count))
     return state.outcome

@@ -61,7 +61,6 @@ def _step(tracker: Tracker, line: dict[str, Any], where: str, number: int) -> st
         except IllegalAction as error:
             raise JournalError(_("{where}: {event} does not replay: {error}").format(
                 where=where, event=event.describe(), error=describe(error))) from None
-
         shown = replayed_line(number - 1, done)
     elif kind == "undo":
         undone = tracker.undo()

@@ -884,4 +884,3 @@ def _claimed_flag(error: IllegalAction, where: Message) -> Message:
     """The flag an error names (its parameter ``flag``), else the one the action names."""
     flag = error.params.get("flag")
     return flag_words(flag - 1) if isinstance(flag, int) else where
-

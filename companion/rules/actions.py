@@ -250,4 +250,3 @@ def parse_action(text: str) -> Action:
                                     card=action.card.token)
             return action
     raise NotationError(term("action"), N_("{text} is not an action"), text=repr(text))
-

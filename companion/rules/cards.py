@@ -235,7 +235,6 @@ def parse_token(token: str) -> Card | Terrain:
                                 token=repr(token)) from None
 
 
-
 def is_troop(card: Card) -> bool:
     return isinstance(card, Troop)
 

@@ -188,7 +188,6 @@ class ClaimRefused(IllegalAction):
 
     def __init__(self, detail: str = "", /, ruling: object = None, **params: str | int) -> None:
         super().__init__(detail, **params)
-
         self.ruling = ruling
 
 

@@ -49,7 +49,6 @@ T = TypeVar("T")
 _FILE: Final = term("(file)")  # the field of a whole file's problem
 
 
-
 def _at(field: str, parse: Callable[[], T]) -> T:
     """Run ``parse`` and report any NotationError it raises at ``field`` instead."""
     try:
@@ -266,7 +265,6 @@ def _check_table(position: Position) -> None:
         position.validate()
     except IllegalPosition as error:  # pragma: no cover - the checks above come first
         raise NotationError(term("(position)"), error.phrase) from None
-
 
 
 def dump_position(position: Position) -> dict[str, object]:

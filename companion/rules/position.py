@@ -239,4 +239,3 @@ class Position:
                             N_("flag {flag}: {card} is not a formation card"), flag=number,
                             card=card.token,
                         )
-

@@ -55,7 +55,6 @@ class GameRecord:
             except IllegalAction as error:
                 raise type(error)(N_("action {number} ({action}): {detail}"), number=number,
                                   action=action.notation(), detail=error.detail) from None
-
         return state
 
     def with_action(self, action: Action) -> GameRecord:
@@ -153,5 +152,4 @@ def parse_record(text: str) -> GameRecord:
                                 tuple(s.value for s in Setup)))
     if setup is Setup.HUNDRED_YEARS_WAR and not (variant.terrain and variant.tactics):
         raise NotationError("Setup", N_('the Hundred Years\' War needs Terrain and Tactics "true"'))
-
     return GameRecord(first, variant, tuple(actions), setup)

@@ -47,7 +47,6 @@ _NOT_ON_SIDE: Final = N_("{card} is not on {side}'s side of flag {flag}")
 
 
 def _idx(player: Player) -> int:
-
     return 0 if player is Player.NORTH else 1
 
 

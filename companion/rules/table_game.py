@@ -217,7 +217,6 @@ class TableGame:
         if action not in self.table.watchtower_targets(effect.flag, effect.claimant):
             return WatchtowerTarget(N_("{card} at flag {flag}"), card=action.card.token,
                                     flag=action.flag + 1)
-
         return None
 
     # ----------------------------------------------------------------- events

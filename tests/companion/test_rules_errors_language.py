@@ -108,7 +108,6 @@ def test_typed_commands_and_the_tracker_say_the_rules_in_the_language(
         "correct: kaart: 'Q9' is geen kaartcode")
 
 
-
 def test_the_rules_library_stays_free_of_gettext() -> None:
     for source in RULES.glob("*.py"):
         text = source.read_text(encoding="utf-8")
