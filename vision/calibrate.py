@@ -34,12 +34,15 @@ class CalibrationError(RuntimeError):
 
     ``reason`` is ``"missing"`` (too few of the mat's markers found), ``"lens"``
     (they bend as a distorting lens bends straight lines) or ``"misfit"`` (they
-    do not lie as on a flat mat, no lens explains it).
+    do not lie as on a flat mat, no lens explains it). ``seen`` of ``total`` markers
+    were found (for a short headline; the message says the rest).
     """
 
-    def __init__(self, message: str, reason: str = "missing") -> None:
+    def __init__(self, message: str, reason: str = "missing", seen: int = 0,
+                 total: int = 0) -> None:
         super().__init__(message)
         self.reason = reason
+        self.seen, self.total = seen, total
 
 
 def half_size(image: Image) -> Image:
@@ -310,7 +313,8 @@ class Calibrator:
                 "the whole mat in view, nothing covering its corners?",
                 "cannot calibrate: markers {ids} not found (need {need} of {total}) — is "
                 "the whole mat in view, nothing covering its corners?", len(missing)).format(
-                    ids=_ids(missing), need=need, total=total) + tail, "missing")
+                    ids=_ids(missing), need=need, total=total) + tail, "missing",
+                len(seen), total)
         worst, worst_mm = fit.worst
         # Never "3.0 mm off" against a 3 mm limit.
         off = f"{fit.rms:.1f}" if round(fit.rms, 1) > self.max_error_mm else f"{fit.rms:.2f}"
@@ -343,4 +347,5 @@ class Calibrator:
                     "{limit} mm)")
             reason = "misfit"
         return CalibrationError(_("{refusal}: {why}").format(
-            refusal=head.format(**values), why=why.format(**values)) + tail, reason)
+            refusal=head.format(**values), why=why.format(**values)) + tail, reason,
+            len(seen), total)

@@ -28,12 +28,14 @@ NO_CARD_LOOKS = 20  # looks at an empty zone (about 5 s) before saying no card i
 
 @dataclass
 class CameraState:
-    """The latest frame and what calibrating it found."""
+    """The latest frame and what calibrating it found: ``problem`` the whole reason it
+    could not (up to a paragraph, shown on a tap), ``headline`` that in one short line."""
 
     image: Image | None = None
     calibration: Calibration | None = None
     problem: str = ""
     markers: dict[int, np.ndarray] | None = None
+    headline: str = ""
 
 
 def look_at(frame: Image | None, calibrator: Calibrator) -> CameraState:
@@ -42,7 +44,20 @@ def look_at(frame: Image | None, calibrator: Calibrator) -> CameraState:
     try:
         return CameraState(frame, calibrator.update(frame))
     except CalibrationError as error:
-        return CameraState(frame, None, str(error))
+        return refused(frame, error)
+
+
+def refused(frame: Image | None, error: CalibrationError) -> CameraState:
+    """The frame that could not be calibrated: the reason whole, and its headline."""
+    if error.reason == "lens":
+        headline = _("Cannot calibrate: the lens bends the mat too much")
+    elif error.reason == "misfit":
+        headline = _("Cannot calibrate: the markers do not lie as on a flat mat")
+    else:
+        headline = ngettext("Cannot see the mat: {n} of {total} marker found",
+                            "Cannot see the mat: {n} of {total} markers found",
+                            error.total).format(n=error.seen, total=error.total)
+    return CameraState(frame, None, str(error), headline=headline)
 
 
 def _bgr(rgb: theme.RGB) -> tuple[int, int, int]:
@@ -124,25 +139,58 @@ def draw_camera(surface: pygame.Surface, layout: Layout, scene: Scene,
         theme.draw_text(surface, _("No picture"), area.center, layout.px(40), theme.MUTED,
                         anchor="center")
     if camera.problem:
-        lines.append((camera.problem, theme.BAD))
+        lines.append((camera.headline or camera.problem, theme.BAD))
         lines.append((_("Calibrate: the whole mat in view, its corner markers uncovered."),
                       theme.TEXT))
+    else:  # enrolling needs the mat calibrated: said once it is
+        lines.append((_("Your own printed deck: tap \u201cEnrol a deck\u201d and lay each card "
+                        "in the lit zone as asked."), theme.MUTED))
     if scene.toast:
         lines.insert(0, (scene.toast, theme.TEXT))
-    lines.append((_("Your own printed deck: tap \u201cEnrol a deck\u201d and lay each card in "
-                    "the lit zone as asked."), theme.MUTED))
     bh = max(MIN_TARGET + 8, layout.px(60))
     bw = layout.px(210)
     enrol = pygame.Rect(board.right - 12 - bw, board.bottom - 12 - bh, bw, bh)
     label = _("Enrol a deck") if enrolment is None else _("Go on enrolling")
     theme.button(surface, enrol, label, fill=theme.ACCENT, size=layout.px(26))
+    buttons = [(enrol, Intent("enrol", value="start"))]
+    why = None
+    if camera.headline:  # the whole reason on a tap: a paragraph does not fit below
+        why = pygame.Rect(enrol.left - 12 - layout.px(150), enrol.top, layout.px(150), bh)
+        theme.button(surface, why, _("Hide") if scene.camera_details else _("Why?"),
+                     size=layout.px(26))
+        buttons.append((why, Intent("details")))
     y = area.bottom + 8
-    text_w = enrol.left - 28 if not layout.portrait else board.width - 32
+    right = (why or enrol).left - 16
+    text_w = right - 16 if not layout.portrait else board.width - 32
     bottom = board.bottom if not layout.portrait else enrol.top - 8
     for text, colour in lines:
         y = theme.draw_wrapped(surface, text, pygame.Rect(16, y, text_w, bottom - y),
                                layout.px(22), colour)
-    return [*targets, (area, Intent("none")), (enrol, Intent("enrol", value="start"))]
+    if camera.headline and scene.camera_details:
+        _details(surface, layout, area, camera.problem)
+        return [*targets, (area, Intent("details")), *buttons]
+    return [*targets, (area, Intent("none")), *buttons]
+
+
+def _details(surface: pygame.Surface, layout: Layout, area: pygame.Rect, text: str) -> None:
+    """The calibration's whole reason over the picture, wrapped; a tap closes it. The
+    panel is as tall as its text, at most the picture's height."""
+    text = text[:1].upper() + text[1:]  # a sentence of its own here
+    size, title = layout.px(22), _("Why the mat cannot be calibrated")
+    width = area.width - 16 - 32
+    lines = len(theme.wrap(text, size, width)) + len(theme.wrap(_("Tap to close."), size, width))
+    height = 28 + theme.text_size(title, layout.px(26))[1] + 18 + lines * int(size * 0.9)
+    panel = pygame.Rect(area.left + 8, area.top + 8, area.width - 16,
+                        min(area.height - 16, height))
+    pygame.draw.rect(surface, theme.PANEL_LIGHT, panel, border_radius=10)
+    inner = panel.inflate(-32, -28)
+    r = theme.draw_text(surface, title, inner.topleft, layout.px(26), theme.BAD,
+                        width=inner.width)
+    body = pygame.Rect(inner.left, r.bottom + 10, inner.width, inner.bottom - r.bottom - 10)
+    y = theme.draw_wrapped(surface, text, body, size)
+    theme.draw_wrapped(surface, _("Tap to close."), pygame.Rect(inner.left, y + 8, inner.width,
+                                                               inner.bottom - y - 8),
+                       size, theme.MUTED)
 
 
 def _mat_only(image: Image, camera: CameraState, calibrator: Calibrator) -> Image:

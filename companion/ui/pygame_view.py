@@ -420,6 +420,8 @@ class PygameView(TerminalView):
             self._key(scene, intent.value)
         elif intent.kind == "enrol":
             self._enrol(scene, intent.value)
+        elif intent.kind == "details":
+            scene.camera_details = not scene.camera_details
         elif intent.kind == "colour" and intent.player is not None:
             rgb = tuple(int(v) for v in intent.value.split(","))
             colours = dict(scene.colours or looks.DEFAULT_COLOURS)
@@ -427,7 +429,7 @@ class PygameView(TerminalView):
             scene.colours = self.colours = colours
             self._changed(f"colour.{intent.player.value}", intent.value)
         elif intent.kind == "go":
-            scene.screen = intent.value
+            scene.screen, scene.camera_details = intent.value, False
             if intent.flag is not None:
                 scene.flag = intent.flag
             elif intent.value == "teach_flags" and scene.flag is None:

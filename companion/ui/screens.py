@@ -79,6 +79,7 @@ class Scene:
     edit_text: str = ""
     next_game: bool = False  # the app can start the next game of the match
     why: dict[int, str] = field(default_factory=dict)  # per flag: what needs doing there
+    camera_details: bool = False  # the camera view shows the calibration's whole reason
 
     def colour(self, player: Player) -> theme.RGB:
         return theme.player_colour(player.value, self.colours)

@@ -67,6 +67,15 @@ def demo_frame() -> Any:
     return scene(3)[1].image
 
 
+@lru_cache(maxsize=1)
+def refused_frame() -> Any:
+    """The demonstration photograph with the mat's left part covered: 3 of its 6 markers
+    in view, too few to calibrate."""
+    frame = demo_frame().copy()
+    frame[:, : frame.shape[1] * 2 // 5] = 90
+    return frame
+
+
 @lru_cache(maxsize=4)
 def enrol_frame(token: str | None) -> Any:
     """The table camera's photograph of the mat with ``token`` (or nothing) in the
@@ -135,6 +144,17 @@ def scenes(view: PygameView, companion: Companion) -> Iterator[str]:
     view.look_every_s = every
     yield "enrol"
     view.act(Intent("enrol", value="cancel"))
+    # A camera that has not calibrated yet, on a mat it cannot see whole: the short
+    # headline, then its whole reason on a tap.
+    from vision.calibrate import Calibrator
+
+    view.calibrator, every, view.look_every_s = Calibrator(), view.look_every_s, 0.0
+    view.camera_frame(refused_frame())
+    view.act(Intent("go", value="camera"))
+    yield "camera_refused"
+    view.act(Intent("details"))
+    yield "camera_refused_why"
+    view.look_every_s = every
     view.act(Intent("go", value="play"))
     unread_card(companion, "flag3.south")
     yield "attention"

@@ -21,9 +21,11 @@ from companion.rules.game import Ending, Outcome
 from companion.rules.position import Player
 from companion.tracker import who
 from companion.ui import theme
+from companion.ui.camera_screen import refused
 from companion.ui.pygame_view import LANDSCAPE, PORTRAIT, PygameView
 from companion.ui.screens import Intent
-from companion.ui.shots import demo, scenes
+from companion.ui.shots import demo, refused_frame, scenes
+from vision.calibrate import CalibrationError, Calibrator, _Fit
 
 SIZES = [LANDSCAPE, PORTRAIT]
 
@@ -64,6 +66,21 @@ def _more_screens(view: PygameView) -> Iterator[str]:
     scene.outcome = None
     view.act(Intent("pick", zone="flag7.north", value="1"))
     yield "pick_again"
+    view.look_every_s = float("inf")  # the camera view shows the refusals set below
+    for error in _longest_refusals():
+        view.camera = refused(refused_frame(), error)
+        scene.screen, scene.camera_details = "camera", False
+        yield f"camera_refused_{error.reason}"
+        scene.camera_details = True
+        yield f"camera_refused_{error.reason}_why"
+
+
+def _longest_refusals() -> Iterator[CalibrationError]:
+    """The calibration's longest refusals, in the language set: markers that a lens bends
+    or that do not lie as on a flat mat, one not found, two stray marker-like patterns."""
+    fit = _Fit(None, 12.34, {0: 3.1, 1: 25.6, 2: 4.0, 3: 3.3, 4: 2.9})
+    for lens in (0.2, None):
+        yield Calibrator()._refusal([0, 1, 2, 3, 4], [5], [17, 23], 4, fit, lens)
 
 
 @pytest.mark.parametrize("edition", ["gmt", "medieval"])
