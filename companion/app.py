@@ -24,6 +24,7 @@ from companion.rules.position import PLAYERS, Player, Variant
 from companion.snapshot import Snapshot, SnapshotSource, SourceError
 from companion.status import FlagStatus, flag_statuses, lights_of
 from companion.tracker import ClaimResult, IssueKind, TrackedEvent, Tracker
+from companion.tracker import who as side_words
 from companion.ui.terminal import TerminalView, ViewModel
 from hardware.lights import FlagLights
 from hardware.states import ButtonEvent, FlagState
@@ -246,7 +247,7 @@ class Companion:
                 self.pass_(player)
             except Exception as error:  # IllegalAction: not their turn, game over
                 why = error.phrase if isinstance(error, RulesError) else str(error)
-                self.view.say(Message(N_("{side} cannot pass: {why}"), side=str(player),
+                self.view.say(Message(N_("{side} cannot pass: {why}"), side=side_words(player),
                                       why=why))
             return
         if any(i.kind is IssueKind.UNCERTAIN for i in self.tracker.issues):

@@ -28,6 +28,7 @@ from companion.tracker import Tracker
 from companion.ui.terminal import TerminalView
 from hardware.config import LightsConfig
 from hardware.lights import NoLights
+from hardware.states import ButtonEvent
 
 RULES = Path(__file__).parents[2] / "companion" / "rules"
 OUT_OF_TURN = '[Format "battleline-table/1"]\n[First "south"]\nsouth R7@3\nsouth B2@4\n'
@@ -106,6 +107,18 @@ def test_typed_commands_and_the_tracker_say_the_rules_in_the_language(
     i18n.set_language("nl")
     assert run_command(companion, "correct flag3.north Q9") == (
         "correct: kaart: 'Q9' is geen kaartcode")
+
+
+def test_a_held_button_out_of_turn_says_why_in_the_language(tmp_path: Path) -> None:
+    out = io.StringIO()
+    journal = Journal.create(tmp_path, {"first": "south", "variant": {}})
+    companion = Companion(Tracker(Variant(), Player.SOUTH), journal,
+                          NoLights(LightsConfig(board="none")),
+                          TerminalView(out, live=False))
+    i18n.set_language("ru")
+    companion.button(ButtonEvent("north", held=True))
+    assert out.getvalue().splitlines()[-1] == (
+        "север не может пасовать: правила запрещают это действие: сейчас ходит юг, а не север")
 
 
 def test_the_rules_library_stays_free_of_gettext() -> None:
