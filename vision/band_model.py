@@ -19,7 +19,7 @@ card shows only the top of its band.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import Final, NamedTuple
 
 import cv2
 import numpy as np
@@ -126,6 +126,17 @@ def _draw(top: Image, rng: np.random.Generator, visible_mm: float, cover: Image,
     return np.asarray(np.clip(out, 0, 1), np.float32)
 
 
+class Look(NamedTuple):
+    """Per band: the nearest token and the runner-up (indices into the model's
+    tokens), and their squared distances in the discriminant space, per dimension
+    (a band of the card itself lies about 1 from its centre)."""
+
+    best: NDArray[np.intp]
+    second: NDArray[np.intp]
+    nearest: FloatImage
+    runner_up: FloatImage
+
+
 @dataclass
 class BandModel:
     """Per visible height, a discriminant over the deck's tokens."""
@@ -187,30 +198,37 @@ class BandModel:
         fit = [h for h in HEIGHTS_MM if h <= visible_mm + 1e-6]
         return fit[-1] if fit else HEIGHTS_MM[0]
 
+    def look(self, bands: FloatImage, visible_mm: float) -> Look:
+        """Each band's nearest token and its distances (see ``Look``). ``bands``:
+        true-colour BGR 0..1 at TPL_PX, a band high and wide with ``SEARCH_PX`` more
+        on every side; each token is judged where it fits best among the shifts."""
+        h = self.height_for(visible_mm)
+        n = len(bands)
+        z = features(bands, h, self.card_w, SEARCH_PX) @ self.projections[h]
+        centres = self.centres[h]
+        d2 = ((z[:, :, None, :] - centres[None, None]) ** 2).sum(axis=3).min(axis=1)
+        two = np.argpartition(d2, min(1, d2.shape[1] - 1), axis=1)[:, :2]
+        rows_i = np.arange(n)[:, None]
+        two = two[rows_i, np.argsort(d2[rows_i, two], axis=1)]
+        dim = centres.shape[1]
+        return Look(two[:, 0], two[:, 1] if two.shape[1] > 1 else two[:, 0],
+                    d2[rows_i[:, 0], two[:, 0]] / dim, d2[rows_i[:, 0], two[:, -1]] / dim)
+
     def judge(self, bands: FloatImage, visible_mm: float,
               ) -> tuple[NDArray[np.intp], FloatImage]:
         """Each band's most likely token (index into ``tokens``) and how sure of it
-        (0..1). ``bands``: true-colour BGR 0..1 at TPL_PX, a band high and wide with
-        ``SEARCH_PX`` more on every side; each token is judged where it fits best
-        among the shifts.
+        (0..1), by the distances alone (``vision.reading.trust`` weighs more).
 
         In the discriminant space the spread within a card is one every way, so a
         band's squared distance from its card's centre is about the space's
         dimension. Sure means near the winner (a card the deck lacks, or no card,
         lies far from every centre) and well apart from the runner-up.
         """
-        h = self.height_for(visible_mm)
-        n = len(bands)
-        z = features(bands, h, self.card_w, SEARCH_PX) @ self.projections[h]
-        centres = self.centres[h]
-        d2 = ((z[:, :, None, :] - centres[None, None]) ** 2).sum(axis=3).min(axis=1)
-        order = np.argsort(d2, axis=1)
-        rows_i = np.arange(n)
-        best, near_d2 = order[:, 0], d2[rows_i, order[:, 0]]
-        dim = centres.shape[1]
-        near = np.clip((FAR * dim - near_d2) / ((FAR - 1) * dim), 0.0, 1.0)
-        apart = np.clip((d2[rows_i, order[:, 1]] - near_d2) / APART, 0.0, 1.0)
-        return best, np.minimum(near, apart)
+        lk = self.look(bands, visible_mm)
+        dim = self.centres[self.height_for(visible_mm)].shape[1]
+        near = np.clip((FAR - lk.nearest) / (FAR - 1), 0.0, 1.0)
+        apart = np.clip((lk.runner_up - lk.nearest) * dim / APART, 0.0, 1.0)
+        return lk.best, np.minimum(near, apart)
 
 
 def with_model(profile: DeckProfile, seed: int = 0) -> DeckProfile:

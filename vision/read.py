@@ -45,7 +45,6 @@ from vision.reading.classify import (
     GLARE_PALEST,
     LOCAL_FIT,
     LOCAL_MARGIN,
-    MODEL_SURE,
     Classifier,
 )
 from vision.reading.confidence import (
@@ -80,6 +79,7 @@ from vision.reading.stack import (
 )
 from vision.reading.templates import LOCAL_FLOOR, LOCAL_SIGMA, Templates
 from vision.reading.tilt import LINES, STRIPS, TILT_APART, TILT_STEP, TILTS, Edge, TopEdges
+from vision.reading.trust import NAME_AT
 from vision.reading.zones import (
     FG_THRESHOLD,
     LOW_PX,
@@ -98,7 +98,7 @@ __all__ = [
     "FILL_GAP_MM", "GLARE_LEAST", "GLARE_MAT_MM", "GLARE_MAT_SAMPLES", "GLARE_MOST",
     "GLARE_PALEST", "INDEX_FIT", "INDEX_GOOD", "INDEX_LIKE", "LIGHT_SAMPLES", "LINES",
     "LOCAL_FIT", "LOCAL_FLOOR", "LOCAL_MARGIN", "LOCAL_SIGMA", "LOW_PX", "MAX_RANK_GAP",
-    "MIN_EDGE", "MIN_GAP_MM", "MIN_MARGIN", "MIN_SCORE", "MODEL_SURE", "NO_INDEX",
+    "MIN_EDGE", "MIN_GAP_MM", "MIN_MARGIN", "MIN_SCORE", "NAME_AT", "NO_INDEX",
     "PAIR_COLOUR_SCALE", "PEAK_SEPARATION_MM", "RECENTRE", "REFINE_MM", "RETRY_MM",
     "SHAPE_SURE", "SHAPE_SURE_SCORE", "SHIFT_PX", "STRIPS", "SURE", "TILTS", "TILT_APART",
     "TILT_STEP", "TILT_WORTH", "TOP_K", "TPL_PX", "ZONE_MARGIN", "CardRead", "FrameRead",

@@ -8,7 +8,8 @@ between two cards of a suit). A good match whose leaders are too alike gets a
 second look, band and templates with their contrast stretched locally: a pale
 numeral (yellow on yellow, or under glare) then counts as much as black print.
 Given a deck's own learnt model (``vision.band_model``), the model names the
-card instead and the ranking only says whether the band looks like an index.
+card instead, as far as ``trust`` says such reads are right, and the ranking
+only says whether the band looks like an index.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from vision.reading.confidence import (
 from vision.reading.light import unveil
 from vision.reading.placement import SHIFT_PX, Placed
 from vision.reading.templates import IX, IY, Templates, local_contrast, ncc_rows
+from vision.reading.trust import NAME_AT, trust
 from vision.types import FloatImage
 
 COLOUR_WEIGHT: Final = 1 / 100.0  # ranking penalty per Lab unit of colour difference
@@ -46,7 +48,6 @@ GLARE_PALEST: Final = 0.35  # least share of a card's chroma glare may leave
 LOCAL_MARGIN: Final = 0.4  # MIN_MARGIN of the second look
 LOCAL_FIT: Final = 0.82  # INDEX_FIT of the second look (a yellow 8 the profile lacks
 # looks like its yellow 5 up to about 0.8 there)
-MODEL_SURE: Final = 0.5  # a learnt model's confidence (``BandModel.judge``) that names a card
 
 Named = tuple[str, float, float, list[tuple[str, float]]]  # token, confidence, score, leaders
 
@@ -134,15 +135,17 @@ class Classifier:
                 band: FloatImage = crop[y0 + pad:y0 + pad + rows,
                                         x0 + pad:x0 + pad + w] * pl.scale
                 bands.append(band)
-            best, sure = self.model.judge(np.stack(bands), h)
-            for i, b, c in zip(idx, best.tolist(), sure.tolist(), strict=True):
-                told, told_c, score, cands = out[i]
-                token = self.model.tokens[b]
-                if c < MODEL_SURE:
-                    # Unsure, unless the templates name the same card by other means
-                    # (grey correlation, colour): two ways agreeing.
-                    token, c = (token, told_c) if told == token else (UNKNOWN, c)
-                out[i] = (token, float(c), score, cands)
+            look = self.model.look(np.stack(bands), h)
+            told = [out[i] for i in idx]
+            names = [self.model.tokens[b] for b in look.best.tolist()]
+            sure = trust(look.nearest, look.runner_up,
+                         np.array([t[0] == n for t, n in zip(told, names, strict=True)], float),
+                         np.array([t[1] for t in told]), np.array([t[2] for t in told]),
+                         np.full(len(idx), h))
+            for i, token, c, (_, _, score, cands) in zip(idx, names, sure.tolist(), told,
+                                                         strict=True):
+                # Below NAME_AT such reads were wrong now and then: the band asks.
+                out[i] = (token if c >= NAME_AT else UNKNOWN, float(c), score, cands)
         return out
 
     def _decide_group(self, hv: int, placed: list[Placed], samples: FloatImage,

@@ -1,0 +1,65 @@
+"""Trusting a deck's learnt model: a read is named only as far as such reads were right."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from vision.band_model import BandModel
+from vision.position import UNKNOWN
+from vision.profile import DeckProfile, builtin_profile
+from vision.reading.classify import Classifier
+from vision.reading.templates import Templates
+from vision.reading.trust import NAME_AT, trust
+
+from .test_classify import _band
+
+LACKING = ["Y3", "O8", "R5", "B9", "AL"]
+
+
+def _trust(nearest: float, runner_up: float, agree: bool = True, told: float = 0.9,
+           score: float = 0.95, visible: float = 16.0) -> float:
+    one = (np.array([v], float) for v in (nearest, runner_up, agree, told, score, visible))
+    return float(trust(*one)[0])
+
+
+def test_a_band_near_one_card_and_far_from_the_rest_is_trusted():
+    assert _trust(0.5, 8.0) >= NAME_AT
+    # Far from every card (one the deck lacks, or no card at all): not trusted.
+    assert _trust(6.0, 8.0) < NAME_AT
+    # Two cards about as near (a 3 and a 5 sharing strokes): not trusted.
+    assert _trust(1.0, 1.2) < NAME_AT
+    # The templates naming another card take trust away; less of the band shown too.
+    assert _trust(1.0, 4.0, agree=False, told=0.0) < _trust(1.0, 4.0)
+    assert _trust(1.0, 4.0, visible=10.0) < _trust(1.0, 4.0)
+
+
+@pytest.fixture(scope="module")
+def lacking() -> Classifier:
+    full = builtin_profile("classic")
+    keep = [i for i, t in enumerate(full.tokens) if t not in LACKING]
+    assert full.tops is not None
+    part = dataclasses.replace(full, name="part", tokens=[full.tokens[i] for i in keep],
+                               gray=full.gray[keep], chroma=full.chroma[keep],
+                               tops=full.tops[keep])
+    return Classifier(part, Templates(part), BandModel.train(part, seed=1, samples=20))
+
+
+def test_a_card_the_deck_lacks_is_never_named(lacking: Classifier):
+    full = builtin_profile("classic")
+    for token in LACKING:
+        for seed in range(3):
+            got, conf, _, _ = lacking.classify(_band(full, token, np.random.default_rng(seed)),
+                                               16.0)
+            assert got == UNKNOWN, (token, got, conf)
+
+
+def test_the_cards_the_deck_holds_are_named_right_or_asked(lacking: Classifier):
+    full: DeckProfile = builtin_profile("classic")
+    rng = np.random.default_rng(7)
+    got = [(t, lacking.classify(_band(full, t, rng), 16.0)[0])
+           for t in lacking.tokens]
+    assert all(g in (t, UNKNOWN) for t, g in got)
+    assert sum(g == t for t, g in got) >= 0.8 * len(got)

@@ -1,0 +1,115 @@
+"""Refit the trust in a deck's learnt model (``vision.reading.trust``) on the tuning designs.
+
+Each tuning design is enrolled from rendered phone photos as ``bench vision``
+enrols it, its room scenes are read with every band named, and each read's
+evidence is kept with whether the card was right. A logistic regression over
+those reads gives the weights; its reliability is measured on each design left
+out of the fit in turn, and the lowest trust at which those held no wrong card is
+the suggested ``NAME_AT``. Never run on the held designs: they measure the result.
+
+    python -m vision.trust_fit --designs 8 --scenes 10 [--rows reads.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+
+from vision import bench_designs
+from vision.band_model import BandModel
+from vision.calibrate import Calibrator
+from vision.designs import designs
+from vision.read import Reader
+from vision.reading import classify
+from vision.reading.trust import evidence
+from vision.synth import room_scene
+from vision.types import FloatImage
+
+LEVELS = (0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998)
+_CODE = 1e-7  # each recorded read's confidence is 0.999 less its number times this
+MATCH_MM = 6.0  # a read whose top corners lie this near a card's (mean, mat mm) is of it
+
+
+def collect(index: int, scenes: int, seed: int = 2026) -> list[dict[str, Any]]:
+    """One tuning design's reads: evidence, right or not."""
+    art = designs("tune")[index]
+    profile, _ = bench_designs.enrol(art, np.random.default_rng([seed, 1, index]))
+    if profile is None:
+        return []
+    reader = Reader(profile, model=BandModel.train(profile))
+    log: list[FloatImage] = []
+
+    def record(*args: FloatImage) -> FloatImage:
+        # Every band named, its confidence the number of its evidence row.
+        rows = evidence(*args)
+        log.extend(rows)
+        return 0.999 - _CODE * np.arange(len(log) - len(rows), len(log))
+
+    out = []
+    with mock.patch.object(classify, "trust", record), mock.patch.object(classify, "NAME_AT", 0.0):
+        for i in range(scenes):
+            table, frames = room_scene(seed * 1000 + i, art, 1)
+            log.clear()
+            res = reader.read(frames[0].image, Calibrator().update(frames[0].image))
+            for card in table.cards:
+                near = [(float(np.linalg.norm(np.subtract(c.corners[:2], card.corners[:2]),
+                                              axis=1).mean()), c)
+                        for c in res.cards if c.zone == card.zone and c.corners]
+                if not near:
+                    continue
+                dist, got = min(near, key=lambda x: x[0])
+                k = round((0.999 - got.confidence) / _CODE)
+                if dist > MATCH_MM or not 0 <= k < len(log):
+                    continue
+                out.append({"design": art.name, "evidence": log[k].tolist(),
+                            "right": got.token == card.token})
+    return out
+
+
+def fit(rows: list[dict[str, Any]]) -> tuple[LogisticRegression, FloatImage]:
+    """The model fitted on every read, and each read's trust fitted without its design."""
+    x = np.array([r["evidence"] for r in rows])
+    y = np.array([r["right"] for r in rows])
+    group = np.array([r["design"] for r in rows])
+    held = np.zeros(len(rows))
+    for d in sorted(set(group)):
+        out = group == d
+        held[out] = LogisticRegression(C=1.0, max_iter=2000).fit(
+            x[~out], y[~out]).predict_proba(x[out])[:, 1]
+    return LogisticRegression(C=1.0, max_iter=2000).fit(x, y), held
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--designs", type=int, default=8, help="tuning designs 0..N-1")
+    ap.add_argument("--scenes", type=int, default=10, help="room scenes read per design")
+    ap.add_argument("--rows", type=Path, help="reads kept here (read again if it exists)")
+    args = ap.parse_args(argv)
+    if args.rows and args.rows.exists():
+        rows = json.loads(args.rows.read_text())
+    else:
+        rows = [r for i in range(args.designs) for r in collect(i, args.scenes)]
+        if args.rows:
+            args.rows.write_text(json.dumps(rows))
+    model, held = fit(rows)
+    right = np.array([r["right"] for r in rows])
+    print(json.dumps({"reads": len(rows), "right_if_all_named": round(float(right.mean()), 4)}))
+    for level in LEVELS:
+        at = held >= level
+        print(json.dumps({"trust_at_least": level, "named": int(at.sum()),
+                          "wrong": int((at & ~right).sum())}))
+    safe = [lv for lv in LEVELS if not ((held >= lv) & ~right).any()]
+    print(f"WEIGHTS = np.array({np.round(model.coef_[0], 4).tolist()})")
+    print(f"BIAS = {round(float(model.intercept_[0]), 4)}")
+    print(f"NAME_AT = {safe[0] if safe else None}  # lowest level with no wrong read held out")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
