@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import os
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -139,6 +140,8 @@ class PygameView(TerminalView):
         self.enrol_waits = 0  # looks in a row at an empty zone
         self.enrol_tokens: list[str] | None = None  # None: every card of the deck
         self.decks_dir: Path | None = None  # None: the platform's data directory
+        # A deck's model being learnt: the thread, where it puts the profile, the session.
+        self.learning: tuple[threading.Thread, list[Any], Any] | None = None
 
     @property
     def holds_table(self) -> bool:
@@ -204,8 +207,9 @@ class PygameView(TerminalView):
             self._enrol_finish()
 
     def _enrol_finish(self) -> None:
-        """The profile of the cards captured, saved; the settings switch to it."""
-        from companion.config import decks_dir
+        """The profile of the cards captured: its own model is learnt off the screen's
+        thread (a minute or so on a Pi), then it is saved and the settings switch to it."""
+        from vision.band_model import with_model
         from vision.profile import ProfileError
 
         session, self.enrolment = self.enrolment, None  # the last step stays: what ended it
@@ -213,13 +217,39 @@ class PygameView(TerminalView):
         self.scene.screen = "camera"
         try:
             profile = session.profile()
+        except ProfileError:
+            self.scene.toast = _enrol_nothing()
+            return
+        result: list[Any] = []
+
+        def learn() -> None:
+            try:
+                result.append(with_model(profile))
+            except Exception as error:
+                result.append(error)
+
+        self.learning = (threading.Thread(target=learn, name="learn-deck", daemon=True),
+                         result, session)
+        self.learning[0].start()
+        self.scene.toast = _enrol_learning(len(profile.tokens))
+
+    def _learnt(self) -> None:
+        """A deck's model learnt: the deck saved with it (or, if it could not be
+        learnt, without it: the templates read it) and chosen in the settings."""
+        from companion.config import decks_dir
+
+        if self.learning is None or self.learning[0].is_alive():
+            return
+        _, result, session = self.learning
+        self.learning = None
+        assert self.scene is not None
+        profile = result[0] if result and not isinstance(result[0], Exception) else \
+            session.profile()
+        try:
             folder = self.decks_dir or decks_dir()
             folder.mkdir(parents=True, exist_ok=True)
             path = folder / f"{session.name}.npz"
             profile.save(path)
-        except ProfileError:
-            self.scene.toast = _enrol_nothing()
-            return
         except OSError as error:
             self.scene.toast = _enrol_not_saved(str(error))
             return
@@ -299,6 +329,7 @@ class PygameView(TerminalView):
     # ------------------------------------------------------------ drawing
     def draw(self) -> pygame.Surface:
         surface = self.display.surface
+        self._learnt()
         if self.scene is None:
             surface.fill(theme.BACKGROUND)
             self.targets = []
@@ -337,6 +368,9 @@ class PygameView(TerminalView):
             intent = self.handle_event(event)
             if intent is not None:
                 done.append(intent)
+        if self.learning is not None and not self.learning[0].is_alive():
+            self.draw()  # the deck is learnt: saved, and said
+            self.display.present()
         if (not done and self.scene is not None and self.scene.screen in ("camera", "enrol")
                 and self._frame_new
                 and time.perf_counter() - self._looked_at >= self.look_every_s):
@@ -496,6 +530,14 @@ def _enrol_not_saved(error: str) -> str:
     from companion.i18n import _
 
     return _("The deck could not be saved: {error}").format(error=error)
+
+
+def _enrol_learning(cards: int) -> str:
+    from companion.i18n import ngettext
+
+    return ngettext("Learning the {n} card captured; the deck is saved in a minute or so.",
+                    "Learning the {n} cards captured; the deck is saved in a minute or so.",
+                    cards).format(n=cards)
 
 
 def _enrol_saved(got: int, asked: int) -> str:

@@ -7,6 +7,7 @@ table camera, handed to the view as the run command hands it the reader's.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -23,6 +24,7 @@ from companion.ui.terminal import ViewModel
 from hardware.factory import open_lights
 from hardware.lights import FlagLights
 from tests.ui.test_flows import target_of, touch
+from vision.band_model import BandModel
 from vision.calibrate import Calibrator
 from vision.enroll import ENROL_ZONE
 from vision.profile import DeckProfile
@@ -72,6 +74,16 @@ def show(view: PygameView, table: Table) -> str:
     return "" if step is None else step.kind
 
 
+def learnt(view: PygameView) -> None:
+    """The screen goes on while the deck's model is learnt; then it is saved."""
+    assert view.learning is not None and "Learning the" in view.scene.toast
+    deadline = time.monotonic() + 300
+    while view.learning is not None and time.monotonic() < deadline:
+        view.pump()
+        time.sleep(0.05)
+    assert view.learning is None
+
+
 def open_enrolment(view: PygameView, tokens: list[str]) -> None:
     view.enrol_tokens = tokens
     view.act(Intent("go", value="settings"))
@@ -102,6 +114,7 @@ def test_cards_laid_in_the_lit_zone_become_the_deck_the_settings_switch_to(
         while view.enrolment is not None and view.enrolment.current == token:
             assert show(view, table) in ("moving", "waiting", "captured")
     assert view.enrolment is None and view.scene is not None
+    learnt(view)
     assert view.scene.screen == "camera" and "5 of 5 cards" in view.scene.toast
     saved = list((tmp_path / "decks").glob("*.npz"))
     assert len(saved) == 1 and settings.config.deck == str(saved[0])
@@ -109,6 +122,7 @@ def test_cards_laid_in_the_lit_zone_become_the_deck_the_settings_switch_to(
     # The saved deck reads those cards where a game lays them.
     profile = DeckProfile.load(saved[0])
     assert profile.tokens == ["AL", "B3", "G10", "R7", "Y2"]
+    assert BandModel.of(profile) is not None  # read with its own learnt model
     zones = {"flag2.north": ["B3", "G10"], "flag6.south": ["R7"], "flag8.north": ["AL"],
              "flag9.south": ["Y2"]}
     image = photograph(lay_table(zones, "classic", np.random.default_rng(4)), Camera(),
@@ -193,4 +207,5 @@ def test_no_mat_no_card_and_a_card_that_cannot_be_cut_out_are_said_plainly(
         view.camera_frame(laid)
         view.pump()
     assert view.enrolment is None and view.scene is not None
+    learnt(view)  # one card teaches no model: saved without one
     assert "1 of 1 card;" in view.scene.toast
