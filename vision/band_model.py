@@ -204,9 +204,15 @@ class BandModel:
         on every side; each token is judged where it fits best among the shifts."""
         h = self.height_for(visible_mm)
         n = len(bands)
-        z = features(bands, h, self.card_w, SEARCH_PX) @ self.projections[h]
         centres = self.centres[h]
-        d2 = ((z[:, :, None, :] - centres[None, None]) ** 2).sum(axis=3).min(axis=1)
+        f = features(bands, h, self.card_w, SEARCH_PX)
+        k = f.shape[1]
+        z = f.reshape(n * k, -1) @ self.projections[h]
+        # Squared distances as |z|^2 - 2 z.c + |c|^2: no (bands, shifts, tokens, dims)
+        # array.
+        d2 = ((z * z).sum(axis=1)[:, None] - 2.0 * (z @ centres.T)
+              + (centres * centres).sum(axis=1)[None]).reshape(n, k, -1).min(axis=1)
+        d2 = np.maximum(d2, 0.0)
         two = np.argpartition(d2, min(1, d2.shape[1] - 1), axis=1)[:, :2]
         rows_i = np.arange(n)[:, None]
         two = two[rows_i, np.argsort(d2[rows_i, two], axis=1)]
