@@ -63,3 +63,21 @@ def test_the_cards_the_deck_holds_are_named_right_or_asked(lacking: Classifier):
            for t in lacking.tokens]
     assert all(g in (t, UNKNOWN) for t, g in got)
     assert sum(g == t for t, g in got) >= 0.8 * len(got)
+
+
+def test_the_refit_trusts_what_was_right_on_designs_it_left_out():
+    from vision.reading.trust import evidence
+    from vision.trust_fit import fit
+
+    rng = np.random.default_rng(0)
+    rows = []
+    for design in ("a", "b", "c"):
+        for right in [True] * 60 + [False] * 20:
+            near = rng.uniform(0.2, 1.5) if right else rng.uniform(1.0, 4.0)
+            one = (np.array([v], float) for v in (near, near + rng.uniform(0.5, 4.0),
+                                                  float(right), 0.8, 0.9, 16.0))
+            rows.append({"design": design, "evidence": evidence(*one)[0].tolist(),
+                         "right": right})
+    _, held = fit(rows)
+    right = np.array([r["right"] for r in rows])
+    assert held[right].mean() > 0.9 > 0.5 > held[~right].mean()
