@@ -10,6 +10,12 @@ a wrong card for played they undo it. Every one of those is counted, and
 after each step the companion's rulings are checked against the rules
 engine's on the true position: ``confident_wrong`` counts rulings the
 companion would show (table settled) that differ from the truth.
+
+A game is played with our printed deck by default, or with one of the
+generated deck designs (``--design held-03``): the table is then drawn with
+that design's art and the companion reads it with that deck enrolled from
+phone photos as a player would (``vision.bench_designs.enrol``), its learnt
+model trained in, once per run.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from companion.app import Companion
 from companion.journal import Journal, read_journal, variant_json
@@ -26,10 +32,14 @@ from companion.rules.actions import Claim, Pass
 from companion.rules.claims import Ruling, adjudicate
 from companion.rules.position import PLAYERS, Position, Variant
 from companion.simtable import Script, Step, Zones, seeded_script
-from companion.snapshot import Snapshot
-from companion.tracker import Tracker, ZoneName
+from companion.snapshot import UNKNOWN, Snapshot
+from companion.tracker import DEFAULT_THRESHOLD, Tracker, ZoneName
 from companion.ui.terminal import NoView
 from hardware.states import ButtonEvent
+
+if TYPE_CHECKING:
+    from vision.deck_art import CardArt, Style
+    from vision.profile import DeckProfile
 
 
 class SimulatedTable(Protocol):
@@ -47,6 +57,12 @@ class SimulatedTable(Protocol):
     def close(self) -> None: ...
 
 
+# The reader's confidence in bands (lower bounds): the tracker asks below its threshold
+# (``min_confidence``), a learnt model names a card only from ``NAME_AT`` (0.99).
+CONFIDENCE_BANDS: Final = {"<0.5": 0.0, "0.5-0.75": 0.5, "0.75-0.95": 0.75,
+                           "0.95-0.99": 0.95, ">=0.99": 0.99}
+
+
 @dataclass
 class DriveReport:
     steps: int = 0
@@ -58,6 +74,28 @@ class DriveReport:
     unsettled_steps: int = 0  # steps after which the companion still asked for help
     latencies_ms: list[float] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    # Every card of each new snapshot of a laid table against what lies there, by the
+    # reader's confidence (whatever the tracker's threshold): [named, wrong] per band.
+    reliability: dict[str, list[int]] = field(
+        default_factory=lambda: {band: [0, 0] for band in CONFIDENCE_BANDS})
+    cards_unknown: int = 0  # cards of those snapshots the reader did not name
+    misreads: list[str] = field(default_factory=list)  # the cards of those named wrong
+
+    def tally(self, snap: Snapshot, zones: Zones) -> None:
+        for zone in set(zones) | set(snap.zones):
+            truth = zones.get(zone, ())
+            for k, reading in enumerate(snap.readings(zone)):
+                if reading.token == UNKNOWN:
+                    self.cards_unknown += 1
+                    continue
+                band = next(b for b, low in reversed(CONFIDENCE_BANDS.items())
+                            if reading.confidence >= low)
+                self.reliability[band][0] += 1
+                lies = truth[k] if k < len(truth) else "nothing"
+                if lies != reading.token:
+                    self.reliability[band][1] += 1
+                    self.misreads.append(f"{zone} card {k + 1}: {lies} read "
+                                         f"{reading.token} ({reading.confidence:.3f})")
 
 
 def _same(a: Ruling, b: Ruling) -> bool:
@@ -102,6 +140,7 @@ class Driver:
         self.sleep = sleep
         self.on_step = on_step
         self.report = DriveReport()
+        self._tallied: Snapshot | None = None
 
     @property
     def done(self) -> int:
@@ -162,21 +201,25 @@ class Driver:
             self._settle(expect_event=True, step=step)
         self._verify(step, index)
 
-    def _poll_until_quiet(self, before: int) -> None:
+    def _poll_until_quiet(self, before: int, step: Step | None = None) -> None:
         for _ in range(self.table.polls_per_change):
             self.companion.pump(self.table)
             if self.done > before or self.companion.tracker.issues:
-                return
+                break
+        snap = self.companion.tracker.last_snapshot
+        if step is not None and snap is not None and snap is not self._tallied:
+            self._tallied = snap
+            self.report.tally(snap, step.zones)
 
     def _settle(self, *, expect_event: bool, step: Step | None = None) -> None:
         before = self.done
-        self._poll_until_quiet(before)
+        self._poll_until_quiet(before, step)
         nudges = 0
         while expect_event and self.done == before and nudges < self.max_nudges:
             nudges += 1
             self.report.nudges += 1
             self.table.nudge()
-            self._poll_until_quiet(before)
+            self._poll_until_quiet(before, step)
         if expect_event and step is not None and self.done == before:
             self._correct(step)
         if expect_event and step is not None and self.done > before:
@@ -232,11 +275,15 @@ class VisionGame:
     cpu_seconds: float  # the app's and the renderer's, so a busy machine does not count
     frames: int  # frames vision took in
     reads: int  # frames the reader read
+    deck: str = "builtin"
+    card_mm: tuple[float, float] = (0.0, 0.0)  # the cards the table was drawn with
+    profile: str = ""  # the name of the profile the reader read with
 
     def figures(self) -> dict[str, object]:
         record = read_journal(self.journal)
         steps = self.script.steps
         return {
+            "design": self.deck,
             "seed": self.script.seed,
             "seconds": round(self.seconds, 1),
             "cpu_seconds": round(self.cpu_seconds, 1),
@@ -248,14 +295,78 @@ class VisionGame:
             "wrong_events": self.report.wrong_events,
             "confident_wrong_rulings": self.report.ruling_mismatches,
             "ruling_checks": self.report.ruling_checks,
+            "unsettled_steps": self.report.unsettled_steps,
+            "cards_unknown": self.report.cards_unknown,
+            "reliability": self.report.reliability,
             "journal_equals_script": [(e.player, e.action) for e in record.events]
             == [(s.player, s.action) for s in steps],
+            "problems": self.report.problems[:10],
+            "misreads": self.report.misreads[:10],
         }
 
 
-def play_through_vision(script: Script, journal_dir: Path, variant: Variant | None = None
-                        ) -> VisionGame:
-    """Play ``script`` on the simulated table through rendered frames and vision.
+@dataclass(frozen=True)
+class Deck:
+    """The deck a simulated game is played with: its art on the table, its profile
+    in the companion (and what enrolling it cost)."""
+
+    name: str
+    art: Style | CardArt
+    profile: DeckProfile
+    enrol_refused: int = 0  # photos enrolment refused (each shot again on another table)
+    enrol_seconds: float = 0.0
+
+    def figures(self) -> dict[str, object]:
+        return {"design": self.name, "enrolled": len(self.profile.tokens),
+                "enrol_refused": self.enrol_refused,
+                "enrol_seconds": round(self.enrol_seconds, 1),
+                "learnt_model": self.profile.model is not None}
+
+
+def builtin_deck() -> Deck:
+    """Our printed deck, read from its art (no photos)."""
+    from vision.profile import builtin_profile
+
+    return Deck("builtin", "companion", builtin_profile())
+
+
+def design_deck(name: str, seed: int = 0, keep: Path | None = None) -> Deck:
+    """A generated design (``held-03``, ``tune-07``) enrolled from phone photos as a
+    player enrols a deck, seeded like the bench (``[seed, 1, crc32(name)]``), with
+    the learnt model enrolment trains into the profile. With ``keep`` (a folder) the
+    profile is saved there and taken from there next time (enrolment takes minutes)."""
+    import zlib
+
+    import numpy as np
+
+    from vision.band_model import with_model
+    from vision.bench_designs import enrol
+    from vision.designs import design
+    from vision.profile import DeckProfile
+
+    split, _, index = name.partition("-")
+    if split not in ("held", "tune") or not index.isdigit():
+        raise ValueError(f"no design {name!r}: held-NN or tune-NN")
+    art = design("held" if split == "held" else "tune", int(index))
+    saved = keep / f"{art.name}-enrol-seed{seed}.npz" if keep is not None else None
+    if saved is not None and saved.exists():
+        return Deck(art.name, art, DeckProfile.load(saved))
+    start = time.perf_counter()
+    profile, refused = enrol(art, np.random.default_rng([seed, 1, zlib.crc32(art.name.encode())]))
+    if profile is None:
+        raise ValueError(f"{art.name}: enrolment took no photo")
+    deck = Deck(art.name, art, with_model(profile), refused, time.perf_counter() - start)
+    if saved is not None:
+        saved.parent.mkdir(parents=True, exist_ok=True)
+        deck.profile.save(saved)
+    return deck
+
+
+def play_through_vision(script: Script, journal_dir: Path, variant: Variant | None = None,
+                        deck: Deck | None = None, *, vote_frames: int = 1,
+                        min_confidence: float = DEFAULT_THRESHOLD) -> VisionGame:
+    """Play ``script`` on the simulated table through rendered frames and vision,
+    with ``deck`` (our printed deck by default) on the table and in the companion.
 
     Frames are rendered in a second process (``WorkerFrames``), the next table
     while this one is read, and only when the table changes.
@@ -263,14 +374,18 @@ def play_through_vision(script: Script, journal_dir: Path, variant: Variant | No
     from companion.vision_path import WorkerFrames, vision_table  # OpenCV only when used
     from hardware.config import LightsConfig
     from hardware.factory import open_lights
+    from vision.deck_art import as_art
 
     variant = variant or Variant()
-    table = vision_table(script.seed, frames=WorkerFrames(script.seed))
+    deck = deck or builtin_deck()
+    table = vision_table(script.seed, deck.profile, vote_frames=vote_frames,
+                         frames=WorkerFrames(script.seed, deck.art))
     lights = open_lights(LightsConfig(board="mock"))
     journal = Journal.create(journal_dir, {"mode": "simulated", "first": script.first.value,
                                            "variant": variant_json(variant),
-                                           "seed": script.seed})
-    companion = Companion(Tracker(variant, script.first), journal, lights, NoView())
+                                           "seed": script.seed, "deck": deck.name})
+    companion = Companion(Tracker(variant, script.first, min_confidence), journal, lights,
+                          NoView())
     start, cpu = time.perf_counter(), _cpu()
     try:
         report = Driver(companion, script, table).run()
@@ -279,7 +394,8 @@ def play_through_vision(script: Script, journal_dir: Path, variant: Variant | No
         lights.close()
         journal.close()
     return VisionGame(script, companion, report, journal.path, time.perf_counter() - start,
-                      _cpu() - cpu, table.vision.frames_read, table.vision.reads)
+                      _cpu() - cpu, table.vision.frames_read, table.vision.reads, deck.name,
+                      as_art(table.frames.style).card_mm, table.vision.reader.profile.name)
 
 
 def _cpu() -> float:
@@ -291,39 +407,101 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+def totals(rows: list[dict[str, object]]) -> dict[str, object]:
+    """The figures of several games (``VisionGame.figures``) summed up."""
+    def total(key: str) -> int:
+        return sum(int(str(r[key])) for r in rows)
+
+    seconds = [float(str(r["seconds"])) for r in rows]
+    cpu = [float(str(r["cpu_seconds"])) for r in rows]
+    n = len(rows)
+    return {
+        "games": n,
+        "seconds_per_game_mean": round(sum(seconds) / n, 1),
+        "seconds_per_game_max": max(seconds),
+        "cpu_seconds_per_game_mean": round(sum(cpu) / n, 1),
+        "journal_equals_script": sum(bool(r["journal_equals_script"]) for r in rows),
+        "confident_wrong_rulings": total("confident_wrong_rulings"),
+        "ruling_checks": total("ruling_checks"),
+        "wrong_events": total("wrong_events"),
+        "corrections": total("corrections"),
+        "corrections_per_game": round(total("corrections") / n, 1),
+        "nudges": total("nudges"),
+        "nudges_per_game": round(total("nudges") / n, 1),
+        "table_changes": total("table_changes"),
+        "unsettled_steps": total("unsettled_steps"),
+        "cards_unknown": total("cards_unknown"),
+        # [named, wrong] per confidence band, over the games
+        "reliability": {band: [sum(r["reliability"][band][i]  # type: ignore[index]
+                                   for r in rows) for i in (0, 1)]
+                        for band in CONFIDENCE_BANDS},
+    }
+
+
+def _seeds(text: str) -> list[int]:
+    if "-" in text:
+        low, high = (int(x) for x in text.split("-"))
+        return list(range(low, high + 1))
+    return [int(x) for x in text.split(",")]
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m companion.simulate --seeds 0-19``: the vision games' figures, one JSON
-    line per game, then the totals."""
+    line per game, then the totals (per design, then over all, with ``--design``)."""
     import argparse
     import json
     import tempfile
 
+    from companion.config import Config
+
+    defaults = Config()
     ap = argparse.ArgumentParser(prog="python -m companion.simulate",
                                  description="Seeded games through the real vision path.")
     ap.add_argument("--seeds", default="0-19", help="a range a-b or a list a,b,c (default 0-19)")
+    ap.add_argument("--design", default="",
+                    help="generated deck designs to play with, e.g. held-03 or tune-00,held-02 "
+                         "(enrolled from phone photos once each); default our printed deck")
+    ap.add_argument("--designs", type=int, default=0,
+                    help="play with the first N held designs (instead of --design)")
+    ap.add_argument("--enrol-seed", type=int, default=0,
+                    help="seeds the enrolment photos (default 0)")
+    ap.add_argument("--keep-profiles", type=Path, default=None, metavar="FOLDER",
+                    help="save each enrolled deck there, and use it next time")
+    ap.add_argument("--vote-frames", type=int, default=defaults.vote_frames,
+                    help=f"reads voted into one snapshot (default {defaults.vote_frames})")
+    ap.add_argument("--min-confidence", type=float, default=defaults.min_confidence,
+                    help=f"readings below are uncertain (default {defaults.min_confidence})")
     ns = ap.parse_args(argv)
-    if "-" in ns.seeds:
-        low, high = (int(x) for x in ns.seeds.split("-"))
-        seeds = list(range(low, high + 1))
-    else:
-        seeds = [int(x) for x in ns.seeds.split(",")]
-    rows = []
+    seeds = _seeds(ns.seeds)
+    names = ([f"held-{i:02d}" for i in range(ns.designs)] if ns.designs
+             else [n for n in ns.design.split(",") if n])
+    every: list[dict[str, object]] = []
+    per: dict[str, dict[str, object]] = {}
     with tempfile.TemporaryDirectory() as directory:
-        for seed in seeds:
-            game = play_through_vision(seeded_script(seed), Path(directory) / str(seed))
-            rows.append(game.figures())
-            print(json.dumps(rows[-1]), flush=True)
-    seconds = [float(str(r["seconds"])) for r in rows]
-    cpu = [float(str(r["cpu_seconds"])) for r in rows]
-    print(json.dumps({
-        "games": len(rows),
-        "seconds_per_game_mean": round(sum(seconds) / len(rows), 1),
-        "seconds_per_game_max": max(seconds),
-        "cpu_seconds_per_game_mean": round(sum(cpu) / len(rows), 1),
-        "journal_equals_script": sum(bool(r["journal_equals_script"]) for r in rows),
-        "confident_wrong_rulings": sum(int(str(r["confident_wrong_rulings"])) for r in rows),
-        "wrong_events": sum(int(str(r["wrong_events"])) for r in rows),
-    }))
+        for name in names or ["builtin"]:
+            deck = (builtin_deck() if name == "builtin"
+                    else design_deck(name, ns.enrol_seed, ns.keep_profiles))
+            if name != "builtin":
+                print(json.dumps(deck.figures()), flush=True)
+            rows = []
+            for seed in seeds:
+                game = play_through_vision(seeded_script(seed),
+                                           Path(directory) / f"{deck.name}-{seed}", deck=deck,
+                                           vote_frames=ns.vote_frames,
+                                           min_confidence=ns.min_confidence)
+                rows.append(game.figures())
+                print(json.dumps(rows[-1]), flush=True)
+            per[deck.name] = {"design": deck.name, **totals(rows)}
+            if len(names) > 1:
+                print(json.dumps(per[deck.name]), flush=True)
+            every += rows
+    summary = totals(every)
+    summary.update(vote_frames=ns.vote_frames, min_confidence=ns.min_confidence)
+    if len(per) > 1:
+        summary["designs"] = len(per)
+        summary["designs_with_confident_wrong"] = sum(
+            int(str(t["confident_wrong_rulings"])) > 0 for t in per.values())
+    print(json.dumps(summary))
     return 0
 
 

@@ -28,7 +28,7 @@ from companion.i18n import _
 from companion.snapshot import Reading, Snapshot, SourceError
 from vision.calibrate import Calibration, CalibrationError, Calibrator
 from vision.changes import camera_moved, changed_zones, merge
-from vision.deck_art import Style
+from vision.deck_art import CardArt, Style
 from vision.position import UNKNOWN
 from vision.profile import DeckProfile, ProfileError, builtin_profile
 from vision.read import FrameRead, Reader
@@ -200,10 +200,11 @@ class ReopeningFrames:
 class TableFrames:
     """The simulated table's camera (``FrameSource``): a hand frame, then still frames."""
 
-    def __init__(self, seed: int = 0, style: Style = "companion", hand_frames: int = 1) -> None:
+    def __init__(self, seed: int = 0, style: Style | CardArt = "companion",
+                 hand_frames: int = 1) -> None:
         self.name = _("simulated table camera (seed {seed})").format(seed=seed)
         self._rng = np.random.default_rng(seed)
-        self.style = style
+        self.style = style  # the deck's look: one of our styles or any art (a generated design)
         self.camera = Camera(tilt_x_deg=3.0, tilt_y_deg=-2.0, yaw_deg=1.0, fill=0.92)
         self.hand_frames = hand_frames
         self.hand_pause = 0
@@ -259,7 +260,8 @@ class TableFrames:
         pass
 
 
-def _render_worker(conn: Connection, seed: int, style: Style, hand_frames: int) -> None:
+def _render_worker(conn: Connection, seed: int, style: Style | CardArt, hand_frames: int,
+                   ) -> None:
     frames = TableFrames(seed, style, hand_frames)
     while True:
         request = conn.recv()
@@ -272,8 +274,10 @@ class WorkerFrames(TableFrames):
     """``TableFrames`` rendered in a separate process, like a camera outside the app:
     the app's own memory and time are then measured without the renderer's."""
 
-    def __init__(self, seed: int = 0, style: Style = "companion", hand_frames: int = 1) -> None:
+    def __init__(self, seed: int = 0, style: Style | CardArt = "companion",
+                 hand_frames: int = 1) -> None:
         super().__init__(seed, style, hand_frames)
+        # The art goes to the renderer pickled (a generated design is a frozen dataclass).
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe()
         self._worker: multiprocessing.process.BaseProcess | None = ctx.Process(

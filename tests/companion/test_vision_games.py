@@ -26,8 +26,12 @@ from pathlib import Path
 import pytest
 
 from companion.rules.position import Variant
-from companion.simtable import script_game, seeded_script
-from companion.simulate import play_through_vision
+from companion.simtable import Script, script_game, seeded_script
+from companion.simulate import Deck, play_through_vision
+from vision.band_model import with_model
+from vision.deck_art import ALL_FACES, CARD_H, CARD_W
+from vision.designs import design
+from vision.profile import profile_from_cards
 
 from .test_simulated_games import assert_journal_is_the_script
 
@@ -58,3 +62,27 @@ def test_a_terrain_game_through_vision(tmp_path: Path) -> None:
     assert report.wrong_events == 0 and report.ruling_mismatches == 0, report.problems
     assert report.problems == [] and result.companion.outcome == script.outcome
     assert_journal_is_the_script(result.journal, script)
+
+
+@pytest.mark.slow
+def test_the_opening_of_a_game_on_a_generated_design(tmp_path: Path) -> None:
+    """``--design``: the table drawn with a generated design's art (cards of its own
+    size, rendered in the worker process) and read with that deck's profile and
+    learnt model. The profile is made from the art here (no photos: seconds, not the
+    minutes of enrolment); ``python -m companion.simulate --design held-03`` enrols."""
+    art = design("tune", 0)
+    assert art.card_mm != (CARD_W, CARD_H)
+    cards = {face.token: art.render(face, 8.0) for face in ALL_FACES}
+    profile = with_model(profile_from_cards(f"{art.name} (from its art)", cards, *art.card_mm))
+    full = seeded_script(1)
+    script = Script(full.seed, full.first, full.steps[:8], full.final)
+    result = play_through_vision(script, tmp_path, deck=Deck(art.name, art, profile))
+    assert (result.card_mm, result.profile) == (art.card_mm, profile.name)
+    report = result.report
+    assert report.wrong_events == 0 and report.ruling_mismatches == 0, report.problems
+    assert report.ruling_checks > 50 and report.problems == []
+    # What the reader cannot name with trust 0.99 the player corrects (on this table
+    # that is most cards: see vision/README.md, "Simulated games on held designs").
+    assert report.corrections <= sum(step.on_table for step in script.steps)
+    figures = result.figures()
+    assert figures["design"] == art.name and figures["journal_equals_script"]

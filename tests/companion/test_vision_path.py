@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from companion.app import Companion
@@ -15,10 +16,11 @@ from companion.simtable import Script, script_game
 from companion.simulate import Driver
 from companion.tracker import Tracker
 from companion.ui.terminal import NoView
-from companion.vision_path import vision_table
+from companion.vision_path import TableFrames, WorkerFrames, vision_table
 from hardware.config import LightsConfig
 from hardware.factory import open_lights
 from hardware.states import FlagState
+from vision.designs import design
 
 
 @pytest.mark.slow
@@ -145,3 +147,19 @@ def test_a_card_laid_in_one_zone_re_reads_only_that_zone() -> None:
         assert vision.zones_read - first <= 2  # flag5.north (and a neighbour at most)
     finally:
         table.close()
+
+
+def test_the_renderer_process_draws_the_art_it_is_given() -> None:
+    """A generated design reaches the worker that renders the simulated table
+    (``--design``): its frames are those drawn here with that art, not our deck's."""
+    art = design("tune", 0)
+    zones = {"flag3.south": ("R7", "G2"), "flag4.north": ("B5",)}
+    worker = WorkerFrames(5, art)
+    try:
+        _, drawn = worker.render(zones, hand=False)
+    finally:
+        worker.close()
+    _, here = TableFrames(5, art).render(zones, hand=False)
+    _, ours = TableFrames(5).render(zones, hand=False)
+    assert np.array_equal(drawn.main, here.main)
+    assert not np.array_equal(drawn.main, ours.main)
