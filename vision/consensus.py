@@ -16,6 +16,8 @@ from typing import Final
 import cv2
 import numpy as np
 
+from companion.rules.cards import Tactic, Troop, parse_token
+from companion.rules.errors import NotationError
 from vision.types import FloatImage, Image
 
 MARGIN_MM: Final = 4.0  # flattened beyond the outline, room for a side to move out
@@ -24,6 +26,19 @@ REGION_MM: Final = 22.0  # the stretch inside each side whose lines place it
 PX_MM: Final = 2.0  # resolution the lines are compared at
 SHARED: Final = 0.5  # correlation with the deck's lines under which a side is left alone
 ROUNDS: Final = 2  # the median made again from the squared cards
+LEAST: Final = 5  # cards printed alike from which their median says what they share
+
+
+def _layout(token: str) -> str:
+    """The cards printed to one layout: the troops, the tactics, the terrain cards
+    (a deck's own extra card stands alone). A tactic's frame need not be a troop's:
+    squared to the troops' lines it would be squashed onto theirs."""
+    try:
+        card = parse_token(token)
+    except NotationError:
+        return token
+    return "troop" if isinstance(card, Troop) else "tactic" if isinstance(card, Tactic) else (
+        "terrain")
 
 
 def _lines(card: Image) -> tuple[FloatImage, FloatImage]:
@@ -92,23 +107,38 @@ def square_deck(cards: dict[str, Image], px_per_mm: float, card_w: float, card_h
                 ) -> dict[str, Image]:
     """Each card (flattened with MARGIN_MM around its outline, at ``px_per_mm``) cut
     out where the deck's shared layout says its sides lie."""
+    sides = deck_sides(cards, px_per_mm, card_w, card_h)
+    return {t: _cut(c, sides[t], px_per_mm, card_w, card_h) for t, c in cards.items()}
+
+
+def deck_sides(cards: dict[str, Image], px_per_mm: float, card_w: float, card_h: float,
+               ) -> dict[str, FloatImage]:
+    """Per card (flattened as for ``square_deck``), how far (mm, image axes) each of
+    its corners (TL, TR, BR, BL) lies from where its outline put it."""
     s = PX_MM / px_per_mm
     m = round(MARGIN_MM * PX_MM)
     w, h = round(card_w * PX_MM), round(card_h * PX_MM)
     small = {t: cv2.resize(c, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
              for t, c in cards.items()}
     sides = {t: np.zeros((4, 2), np.float32) for t in cards}
-    if len(cards) >= 5:  # a median of a few cards says little of what they share
-        for _ in range(ROUNDS):
-            squared = {t: _cut(c, sides[t], PX_MM, card_w, card_h, margin=True)
-                       for t, c in small.items()}
-            lines = {t: _lines(c) for t, c in squared.items()}
-            deck = (np.median(np.stack([v[0] for v in lines.values()]), axis=0),
-                    np.median(np.stack([v[1] for v in lines.values()]), axis=0))
-            for t in cards:
+    groups: dict[str, list[str]] = {}
+    for t in cards:
+        groups.setdefault(_layout(t), []).append(t)
+    # A median of a few cards says little of what they share: a layout of too few
+    # is squared to the whole deck's, a deck of too few is left alone.
+    alone = [t for v in groups.values() if len(v) < LEAST for t in v]
+    refs = [v for v in groups.values() if len(v) >= LEAST]
+    for _ in range(ROUNDS if len(cards) >= LEAST else 0):
+        squared = {t: _cut(c, sides[t], PX_MM, card_w, card_h, margin=True)
+                   for t, c in small.items()}
+        lines = {t: _lines(c) for t, c in squared.items()}
+        for members, ref in [(v, v) for v in refs] + ([(alone, list(cards))] if alone else []):
+            deck = (np.median(np.stack([lines[t][0] for t in ref]), axis=0),
+                    np.median(np.stack([lines[t][1] for t in ref]), axis=0))
+            for t in members:
                 sides[t] = (sides[t] + _offsets(lines[t], deck, w, h, m) / PX_MM).astype(
                     np.float32)
-    return {t: _cut(c, sides[t], px_per_mm, card_w, card_h) for t, c in cards.items()}
+    return sides
 
 
 def _cut(card: Image, corners_mm: FloatImage, px_per_mm: float, card_w: float,

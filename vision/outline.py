@@ -34,7 +34,8 @@ EDGES: Final = (N_("top"), N_("right"), N_("bottom"), N_("left"))  # translated 
 EDGE_SHARE: Final = 0.15  # of the strongest line at or beyond the outline a card's edge makes
 LINE_SHARE: Final = 30  # percentile of the steps along a line that is its strength: a
 # card's edge is straight and whole, the grain, checks or flowers of a table are not
-REACH_MM: Final = 3.0  # how far inside the card's edge the outline located may lie
+REACH_MM: Final = 6.0  # how far inside the card's edge the outline located may lie (a
+# frame printed up to 3 mm inside it, or more, may be located first)
 OUTSIDE_PX: Final = 3  # px inside the outline located that count as at it
 NOISE_TIMES: Final = 4.0  # times a side's median line: weaker is the table's grain
 TRACK_PX: Final = 2  # how far each profile's step may lie from the side's line

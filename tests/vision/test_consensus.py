@@ -54,3 +54,20 @@ def test_a_side_fitted_off_the_cards_edge_or_turned_is_moved_onto_it():
     for t in TOKENS:
         if not off[t].any():
             assert np.abs(squared[t].astype(int) - true[t]).mean() < 6, t
+
+
+def test_tactics_printed_to_their_own_layout_are_not_squared_to_the_troops():
+    # tune-01: the tactics and terrain cards frame their face unlike the troops.
+    # Cut out exactly, every card stays where it is.
+    from vision.consensus import deck_sides
+    from vision.deck_art import ALL_FACES
+
+    art = design("tune", 1)
+    w, h = art.card_mm
+    m = round(MARGIN_MM * WARP_PX)
+    shot = {f.token: cv2.copyMakeBorder(
+        cv2.resize(art.render(f, 8.0), (round(w * WARP_PX), round(h * WARP_PX)),
+                   interpolation=cv2.INTER_AREA), m, m, m, m, cv2.BORDER_CONSTANT,
+        value=(70, 90, 110)) for f in ALL_FACES}
+    moved = {t: float(np.abs(s).max()) for t, s in deck_sides(shot, WARP_PX, w, h).items()}
+    assert max(moved.values()) < 0.3, {t: round(v, 1) for t, v in moved.items() if v >= 0.3}

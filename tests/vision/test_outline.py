@@ -35,3 +35,28 @@ def test_the_corners_lie_on_the_cards_edge():
     assert refused <= 3, refused
     assert float(np.median(errors)) < 0.3, errors
     assert np.mean(np.array(errors) < 1.0) >= 0.8, errors
+
+
+def test_a_card_located_by_a_frame_well_inside_it_is_outlined_at_its_edge(monkeypatch):
+    # tune-00: a thick frame of three lines whose innermost, some 3 mm inside the
+    # card's edge, is what the photo's outline first finds on a floral cloth.
+    import vision.outline as outline
+
+    art = design("tune", 0)
+    w, h = art.card_mm
+
+    def errors() -> list[float]:
+        rng = np.random.default_rng(7)
+        out = []
+        for token in ("O5", "B3", "R10", "Y1", "P6", "G7"):
+            photo, truth = photo_pixels(art.render(parse_token(token), 8.0), rng, "florals",
+                                        (1600, 1200))
+            found, _ = find_outline(photo, w, h, token)
+            px_mm = float(np.linalg.norm(truth[3] - truth[0])) / h
+            out.append(float(np.linalg.norm(found - truth, axis=1).max()) / px_mm)
+        return out
+
+    ours = errors()
+    assert max(ours) < 0.3, ours  # within 1 % of the card's width
+    monkeypatch.setattr(outline, "REACH_MM", 3.0)  # the edge then lies beyond the search
+    assert np.mean(np.array(errors()) > 1.0) >= 0.5
