@@ -95,6 +95,14 @@ class Config:
     device: int | str = 0
     folder: str = ""
     deck: str = "builtin"
+    # Chosen from measurements (vision/README.md, "Simulated games on held designs").
+    # A deck's learnt model names a card only at trust >= NAME_AT (0.99), so for an
+    # enrolled deck min_confidence anywhere up to 0.99 asks nothing more; our printed
+    # deck's templates named none wrong at >= 0.5 on the bench (22 904 cards) and named
+    # every card at >= 0.99 in the simulated games, so 0.75 costs nothing and keeps a
+    # margin. vote_frames 3 (fresh sensor noise on each frame, tune-00, 2 games) asked
+    # as often (45 vs 46 corrections a game), kept the one card misread in every frame
+    # (O7 read Y7 at 0.99+) and read 3 times as many frames (82 vs 67 s a game): 1.
     min_confidence: float = 0.75
     still_frames: int = 2
     vote_frames: int = 1

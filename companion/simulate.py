@@ -351,6 +351,9 @@ def design_deck(name: str, seed: int = 0, keep: Path | None = None) -> Deck:
     saved = keep / f"{art.name}-enrol-seed{seed}.npz" if keep is not None else None
     if saved is not None and saved.exists():
         return Deck(art.name, art, DeckProfile.load(saved))
+    import cv2
+
+    cv2.setNumThreads(1)  # as the bench enrols (and as the live loop reads)
     start = time.perf_counter()
     profile, refused = enrol(art, np.random.default_rng([seed, 1, zlib.crc32(art.name.encode())]))
     if profile is None:
@@ -364,9 +367,12 @@ def design_deck(name: str, seed: int = 0, keep: Path | None = None) -> Deck:
 
 def play_through_vision(script: Script, journal_dir: Path, variant: Variant | None = None,
                         deck: Deck | None = None, *, vote_frames: int = 1,
-                        min_confidence: float = DEFAULT_THRESHOLD) -> VisionGame:
+                        min_confidence: float = DEFAULT_THRESHOLD,
+                        still_noise: float = 0.0) -> VisionGame:
     """Play ``script`` on the simulated table through rendered frames and vision,
-    with ``deck`` (our printed deck by default) on the table and in the companion.
+    with ``deck`` (our printed deck by default) on the table and in the companion;
+    ``still_noise``: fresh sensor noise on each still frame after the first (see
+    ``TableFrames``), for voting over frames that differ.
 
     Frames are rendered in a second process (``WorkerFrames``), the next table
     while this one is read, and only when the table changes.
@@ -378,8 +384,9 @@ def play_through_vision(script: Script, journal_dir: Path, variant: Variant | No
 
     variant = variant or Variant()
     deck = deck or builtin_deck()
-    table = vision_table(script.seed, deck.profile, vote_frames=vote_frames,
-                         frames=WorkerFrames(script.seed, deck.art))
+    frames = WorkerFrames(script.seed, deck.art)
+    frames.still_noise = still_noise
+    table = vision_table(script.seed, deck.profile, vote_frames=vote_frames, frames=frames)
     lights = open_lights(LightsConfig(board="mock"))
     journal = Journal.create(journal_dir, {"mode": "simulated", "first": script.first.value,
                                            "variant": variant_json(variant),
@@ -471,6 +478,9 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"reads voted into one snapshot (default {defaults.vote_frames})")
     ap.add_argument("--min-confidence", type=float, default=defaults.min_confidence,
                     help=f"readings below are uncertain (default {defaults.min_confidence})")
+    ap.add_argument("--still-noise", type=float, default=0.0,
+                    help="sensor noise (grey levels) drawn afresh on each still frame after "
+                         "the first (default 0: the same photograph again)")
     ns = ap.parse_args(argv)
     seeds = _seeds(ns.seeds)
     names = ([f"held-{i:02d}" for i in range(ns.designs)] if ns.designs
@@ -488,7 +498,8 @@ def main(argv: list[str] | None = None) -> int:
                 game = play_through_vision(seeded_script(seed),
                                            Path(directory) / f"{deck.name}-{seed}", deck=deck,
                                            vote_frames=ns.vote_frames,
-                                           min_confidence=ns.min_confidence)
+                                           min_confidence=ns.min_confidence,
+                                           still_noise=ns.still_noise)
                 rows.append(game.figures())
                 print(json.dumps(rows[-1]), flush=True)
             per[deck.name] = {"design": deck.name, **totals(rows)}
@@ -496,7 +507,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(json.dumps(per[deck.name]), flush=True)
             every += rows
     summary = totals(every)
-    summary.update(vote_frames=ns.vote_frames, min_confidence=ns.min_confidence)
+    summary.update(vote_frames=ns.vote_frames, min_confidence=ns.min_confidence,
+                   still_noise=ns.still_noise)
     if len(per) > 1:
         summary["designs"] = len(per)
         summary["designs_with_confident_wrong"] = sum(

@@ -214,6 +214,12 @@ class TableFrames:
         self.fail_reads = 0
         self._seed = seed
         self.layout_round = 0  # each nudge lays every card again, a little differently
+        # Sensor noise (grey levels) drawn afresh on each still frame served after the
+        # first, as a camera's frames differ; 0: the same still photograph again (reads
+        # of it agree, so voting over them shows nothing).
+        self.still_noise = 0.0
+        self._served = 0
+        self._noise_rng = np.random.default_rng([seed, 7])
 
     def _photo(self, table: Table, hands: int) -> FramePair:
         cond = Conditions(gain=(1.02, 1.0, 0.95), noise=2.0, blur=0.5, jpeg=92, hands=hands)
@@ -237,6 +243,7 @@ class TableFrames:
         """Lay the table as ``zones`` says; a hand was over it while the cards moved
         (and held still over it for ``hand_pause`` more frames)."""
         self.zones = dict(zones)
+        self._served = 0
         self._queue, self._still = self.render(zones, hand)
         self._queue += self._queue[-1:] * self.hand_pause
 
@@ -250,11 +257,17 @@ class TableFrames:
             self.fail_reads -= 1
             raise FrameError(_("{camera}: no frame (camera unplugged)").format(camera=self.name))
         if self._queue:
+            self._served = 0
             return self._queue.pop(0)
         if self._still is None:
             self.show({}, hand=False)
             assert self._still is not None
-        return self._still
+        self._served += 1
+        if self.still_noise <= 0 or self._served == 1:
+            return self._still
+        noise = self._noise_rng.standard_normal(self._still.main.shape, np.float32)
+        main = np.clip(self._still.main + noise * self.still_noise, 0, 255).astype(np.uint8)
+        return FramePair(main, low_from_main(main))
 
     def close(self) -> None:
         pass

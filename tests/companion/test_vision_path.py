@@ -163,3 +163,18 @@ def test_the_renderer_process_draws_the_art_it_is_given() -> None:
     _, ours = TableFrames(5).render(zones, hand=False)
     assert np.array_equal(drawn.main, here.main)
     assert not np.array_equal(drawn.main, ours.main)
+
+
+def test_still_noise_makes_each_still_frame_after_the_first_a_new_one() -> None:
+    """``--still-noise``: a camera's frames of a still table differ by sensor noise,
+    so reads voted over them are not one read repeated; the first is the photograph."""
+    frames = TableFrames(2)
+    frames.show({"flag1.north": ("R3",)}, hand=False)
+    assert frames.read() is frames.read()  # no noise: the same photograph again
+    frames.still_noise = 2.0
+    frames.show({"flag1.north": ("R3",)}, hand=False)
+    first, second, third = frames.read(), frames.read(), frames.read()
+    assert frames._still is not None and first is frames._still
+    assert not np.array_equal(second.main, first.main)
+    assert not np.array_equal(second.main, third.main)
+    assert abs(float(second.main.mean()) - float(first.main.mean())) < 0.5
