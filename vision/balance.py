@@ -150,3 +150,82 @@ def balance_deck(cards: dict[str, Image], tables: dict[str, FloatImage] | None =
         gains = {t: _neutral(tables[t]) if t in tables else g for t, g in gains.items()}
     return {t: np.clip(cards[t].astype(np.float32) * gains[t], 0, 255).astype(np.uint8)
             for t in cards}
+
+
+LIGHT_MM: Final = 2.0  # px/mm at which a card's light is measured against the deck's
+LIGHT_LEAST: Final = 5  # cards of a deck from which their median card is the reference
+LIGHT_ROUNDS: Final = 2  # the reference made again from the evened cards
+LIGHT_TUKEY: Final = 4.685  # robust scales off the light's plane that a pixel no longer counts
+
+
+def _plane_fit(r: FloatImage, a: FloatImage, w: FloatImage) -> FloatImage:
+    """The plane (coefficients of ``a``'s columns) through ``r`` (log-ratios, one a
+    sample) with Tukey's weights, starting from ``w``: the print a card does not
+    share (its numerals, its picture) lies far off and does not count, the paper
+    and frame do."""
+    coef = np.zeros(a.shape[1], np.float32)
+    for _ in range(6):
+        sw = np.sqrt(w)[:, None]
+        coef = np.linalg.lstsq(a * sw, r * sw[:, 0], rcond=None)[0].astype(np.float32)
+        res = r - a @ coef
+        scale = 1.4826 * float(np.median(np.abs(res[w > 0]))) + 1e-3
+        z = res / (LIGHT_TUKEY * scale)
+        w = np.where((np.abs(z) < 1) & (w > 0), (1 - z * z) ** 2, 0.0).astype(np.float32)
+    return coef
+
+
+def light_fields(cards: dict[str, Image], px_per_mm: float = 6.0) -> dict[str, FloatImage]:
+    """Per card, the slope of its light (log-gain across the card, (2,): x and y from
+    the card's centre, per card width and height): what the lamp's gradient over
+    its photo did to it, measured against what the deck's cards share (their
+    median card: paper, frame, border; a tactic's or a suit's own print lies off
+    it and does not count). One slope for the three channels (a lamp's light
+    falls off alike in each); a channel lit to the sensor's limit says nothing of
+    it. The deck's own groups (a suit's ten cards) would make closer references,
+    but a median of ten photos keeps a ramp of their lamps' (a few hundredths)."""
+    tokens = sorted(cards)
+    if len(tokens) < LIGHT_LEAST:
+        return {t: np.zeros(2, np.float32) for t in tokens}
+    h, w = cards[tokens[0]].shape[:2]
+    size = (max(8, round(w / px_per_mm * LIGHT_MM)), max(8, round(h / px_per_mm * LIGHT_MM)))
+    m = max(1, round(1.5 * LIGHT_MM))  # the outline's edge may show some table
+    small = {t: cv2.resize(cards[t], size, interpolation=cv2.INTER_AREA)[m:-m, m:-m]
+             for t in tokens}
+    logs = {t: np.log(c.astype(np.float32) + 4.0) for t, c in small.items()}
+    hh, ww = next(iter(logs.values())).shape[:2]
+    yy, xx = np.mgrid[0:hh, 0:ww].astype(np.float32)
+    u, v = (xx + 0.5) / ww - 0.5, (yy + 0.5) / hh - 0.5
+    n = hh * ww
+    a = np.zeros((3 * n, 5), np.float32)  # per channel its level, one slope for all
+    for c in range(3):
+        a[c * n:(c + 1) * n, c] = 1.0
+        a[c * n:(c + 1) * n, 3] = u.reshape(-1)
+        a[c * n:(c + 1) * n, 4] = v.reshape(-1)
+    slopes = {t: np.zeros(2, np.float32) for t in tokens}
+    for _ in range(LIGHT_ROUNDS):
+        even = {t: logs[t] - (slopes[t][0] * u + slopes[t][1] * v)[..., None] for t in tokens}
+        # Each card's exposure and cast off first: the median is of the print.
+        level = {t: np.median(even[t].reshape(-1, 3), axis=0) for t in tokens}
+        deck = np.median(np.stack([even[t] - level[t] for t in tokens]), axis=0)
+        for t in tokens:
+            r = (logs[t] - deck).transpose(2, 0, 1).reshape(-1)
+            lit = (small[t] < 250).transpose(2, 0, 1).reshape(-1).astype(np.float32)
+            slopes[t] = _plane_fit(r, a, lit)[3:]
+    # Only the slopes relative to the reference are measured, which shares what
+    # ramp its cards' medians kept: the photos' own lamps, each from its own side,
+    # are taken to have no ramp in common.
+    common = np.median(np.stack(list(slopes.values())), axis=0)
+    return {t: (s - common).astype(np.float32) for t, s in slopes.items()}
+
+
+def even_light(cards: dict[str, Image], px_per_mm: float = 6.0) -> dict[str, Image]:
+    """Each card with its light's gradient (``light_fields``) taken off, its mean
+    level kept: the same card shot under any lamp comes out alike."""
+    out = {}
+    for t, s in light_fields(cards, px_per_mm).items():
+        h, w = cards[t].shape[:2]
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        gain = np.exp(-(s[0] * ((xx + 0.5) / w - 0.5) + s[1] * ((yy + 0.5) / h - 0.5)))
+        out[t] = np.clip(cards[t].astype(np.float32) * gain[..., None] + 0.5, 0,
+                         255).astype(np.uint8)
+    return out

@@ -34,8 +34,8 @@ EDGES: Final = (N_("top"), N_("right"), N_("bottom"), N_("left"))  # translated 
 EDGE_SHARE: Final = 0.15  # of the strongest line at or beyond the outline a card's edge makes
 LINE_SHARE: Final = 30  # percentile of the steps along a line that is its strength: a
 # card's edge is straight and whole, the grain, checks or flowers of a table are not
-REACH_MM: Final = 6.0  # how far inside the card's edge the outline located may lie (a
-# frame printed up to 3 mm inside it, or more, may be located first)
+REACH_MM: Final = 3.0  # how far beyond the outline located its edge is looked for at once
+SEARCHES: Final = 3  # times looked for further out while a side moved by half as much
 OUTSIDE_PX: Final = 3  # px inside the outline located that count as at it
 NOISE_TIMES: Final = 4.0  # times a side's median line: weaker is the table's grain
 TRACK_PX: Final = 2  # how far each profile's step may lie from the side's line
@@ -388,9 +388,14 @@ def find_outline(img: Image, card_w: float, card_h: float, name: str = "photo",
     # The located outline may be a frame printed inside the card: look for the
     # card's edge up to REACH_MM beyond it, then again close by.
     px_mm = float(np.linalg.norm(corners[3] - corners[0])) / card_h
-    width = 0.0
-    for reach in (max(2.5 / s + 2, REACH_MM * px_mm), 4.0):
-        corners, width = _refine(img, corners, reach)
+    reach = max(2.5 / s + 2, REACH_MM * px_mm)
+    for _search in range(SEARCHES):
+        # A thick frame of several lines may lie further in than one search:
+        # a side found near the end of it may have the card's edge beyond.
+        moved, (corners, width) = corners, _refine(img, corners, reach)
+        if float(np.abs(corners - moved).max()) < 0.5 * reach:
+            break
+    corners, width = _refine(img, corners, 4.0)
     return corners, width
 
 

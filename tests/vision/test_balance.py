@@ -65,3 +65,47 @@ def test_a_white_deck_keeps_each_photos_own_balance(monkeypatch: pytest.MonkeyPa
     plain = _spread(balance.balance_deck(shots, px_per_mm=4.0), truth)
     assert np.median(ours) <= np.median(plain) + 1.0, (ours.round(1), plain.round(1))
     assert np.percentile(ours, 90) <= np.percentile(plain, 90) + 1.0, (ours.round(1), plain.round(1))
+
+
+
+def _ramp(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """How much brighter ``a`` is than ``b`` across the card: its paper's log-ratio's
+    slope (x, y), per card width and height."""
+    ga, gb = (cv2.cvtColor(x, cv2.COLOR_BGR2GRAY).astype(np.float64) for x in (a, b))
+    h, w = ga.shape
+    yy, xx = np.mgrid[0:h, 0:w]
+    paper = gb > 200
+    fit = np.stack([np.ones(paper.sum()), xx[paper] / w, yy[paper] / h], axis=1)
+    coef = np.linalg.lstsq(fit, np.log((ga[paper] + 4) / (gb[paper] + 4)), rcond=None)[0]
+    return np.asarray(coef[1:])
+
+
+def _apart(ramps: list[np.ndarray]) -> np.ndarray:
+    """Each card's ramp off the deck's median one: a ramp every photo shares is the
+    print's as far as the deck can tell (and the same on every card)."""
+    r = np.array(ramps)
+    return np.asarray(np.linalg.norm(r - np.median(r, axis=0), axis=1))
+
+
+def test_a_lamps_gradient_across_each_card_is_taken_off() -> None:
+    # Each photo lit from its own side, as a lamp's light falls off across a table:
+    # 10-20 % brighter on one side of the card than the other (exposed not to clip).
+    art = designs("tune")[3]
+    truth = {f.token: art.render(f, 3.0) for f in ALL_FACES}
+    rng = np.random.default_rng(9)
+    shots = {}
+    for t, img in truth.items():
+        h, w = img.shape[:2]
+        yy, xx = np.mgrid[0:h, 0:w]
+        turn, k = rng.uniform(0, 2 * np.pi), rng.uniform(0.1, 0.2)
+        light = 1 + k * ((xx / w - 0.5) * np.cos(turn) + (yy / h - 0.5) * np.sin(turn))
+        shots[t] = np.clip(img * light[..., None] * rng.uniform(0.7, 0.85), 0, 255).astype(
+            np.uint8)
+    before = _apart([_ramp(shots[t], truth[t]) for t in truth])
+    even = balance.even_light(shots, px_per_mm=3.0)
+    after = _apart([_ramp(even[t], truth[t]) for t in truth])
+    assert np.median(before) > 0.1, np.round(before, 2)
+    assert np.median(after) < 0.02 and max(after) < 0.05, np.round(after, 2)
+    # The level is kept: balancing the deck's colour is balance_deck's.
+    for t in truth:
+        assert abs(float(even[t].mean()) - float(shots[t].mean())) < 3.0, t

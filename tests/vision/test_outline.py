@@ -58,5 +58,5 @@ def test_a_card_located_by_a_frame_well_inside_it_is_outlined_at_its_edge(monkey
 
     ours = errors()
     assert max(ours) < 0.3, ours  # within 1 % of the card's width
-    monkeypatch.setattr(outline, "REACH_MM", 3.0)  # the edge then lies beyond the search
+    monkeypatch.setattr(outline, "SEARCHES", 1)  # the edge then lies beyond the search
     assert np.mean(np.array(errors()) > 1.0) >= 0.5
