@@ -17,8 +17,7 @@ from typing import Final
 import cv2
 import numpy as np
 
-from companion.rules.cards import Tactic, Troop, parse_token
-from companion.rules.errors import NotationError
+from vision.consensus import printed_alike
 from vision.types import FloatImage, Image
 
 TABLE_GREY: Final = 12.0  # Lab chroma of a balanced table under which it may be grey
@@ -81,17 +80,6 @@ SUIT_APART: Final = (0.05, 0.10)
 SUIT_LEAST: Final = 6  # cards of a group from which its median balance says more than casts
 
 
-def _kind(token: str) -> str:
-    """The group of cards printed alike: a troop's colour, a tactic's kind, terrain."""
-    try:
-        card = parse_token(token)
-    except NotationError:
-        return token  # a deck's own extra card stands alone
-    if isinstance(card, Troop):
-        return f"troop {card.colour.name}"
-    return f"tactic {card.kind.name}" if isinstance(card, Tactic) else "terrain"
-
-
 def deck_gains(cards: dict[str, Image], px_per_mm: float = 6.0) -> dict[str, FloatImage]:
     """Per card, the BGR gain that makes its white (its brightest print: the paper,
     a white border or white print) neutral.
@@ -126,7 +114,7 @@ def deck_gains(cards: dict[str, Image], px_per_mm: float = 6.0) -> dict[str, Flo
     # picture in the suit's colour) and that tint belongs to the card.
     groups: dict[str, list[int]] = {}
     for i, t in enumerate(tokens):
-        groups.setdefault(_kind(t), []).append(i)
+        groups.setdefault(printed_alike(t, suits=True), []).append(i)
     lo, hi = SUIT_APART
     for idx in groups.values():
         if len(idx) < SUIT_LEAST:

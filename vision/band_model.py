@@ -127,12 +127,11 @@ def _draw(top: Image, rng: np.random.Generator, visible_mm: float, cover: Image,
 
 
 class Look(NamedTuple):
-    """Per band: the nearest token and the runner-up (indices into the model's
-    tokens), and their squared distances in the discriminant space, per dimension
-    (a band of the card itself lies about 1 from its centre)."""
+    """Per band: the nearest token (index into the model's tokens), and its and the
+    runner-up's squared distances in the discriminant space, per dimension (a band
+    of the card itself lies about 1 from its centre)."""
 
     best: NDArray[np.intp]
-    second: NDArray[np.intp]
     nearest: FloatImage
     runner_up: FloatImage
 
@@ -213,12 +212,10 @@ class BandModel:
         d2 = ((z * z).sum(axis=1)[:, None] - 2.0 * (z @ centres.T)
               + (centres * centres).sum(axis=1)[None]).reshape(n, k, -1).min(axis=1)
         d2 = np.maximum(d2, 0.0)
-        two = np.argpartition(d2, min(1, d2.shape[1] - 1), axis=1)[:, :2]
-        rows_i = np.arange(n)[:, None]
-        two = two[rows_i, np.argsort(d2[rows_i, two], axis=1)]
+        # The two nearest, in order (a deck of one card: that card twice).
+        two = np.sort(np.partition(d2, min(1, d2.shape[1] - 1), axis=1)[:, :2], axis=1)
         dim = centres.shape[1]
-        return Look(two[:, 0], two[:, 1] if two.shape[1] > 1 else two[:, 0],
-                    d2[rows_i[:, 0], two[:, 0]] / dim, d2[rows_i[:, 0], two[:, -1]] / dim)
+        return Look(d2.argmin(axis=1), two[:, 0] / dim, two[:, -1] / dim)
 
     def judge(self, bands: FloatImage, visible_mm: float,
               ) -> tuple[NDArray[np.intp], FloatImage]:

@@ -29,16 +29,21 @@ ROUNDS: Final = 2  # the median made again from the squared cards
 LEAST: Final = 5  # cards printed alike from which their median says what they share
 
 
-def _layout(token: str) -> str:
-    """The cards printed to one layout: the troops, the tactics, the terrain cards
-    (a deck's own extra card stands alone). A tactic's frame need not be a troop's:
-    squared to the troops' lines it would be squashed onto theirs."""
+def printed_alike(token: str, suits: bool = False) -> str:
+    """The group of cards printed to one layout: the troops, the tactics, the terrain
+    cards (a deck's own extra card stands alone). A tactic's frame need not be a
+    troop's: squared to the troops' lines it would be squashed onto theirs. With
+    ``suits``, a troop's colour and a tactic's kind stand apart too (printed alike
+    down to their colours)."""
     try:
         card = parse_token(token)
     except NotationError:
         return token
-    return "troop" if isinstance(card, Troop) else "tactic" if isinstance(card, Tactic) else (
-        "terrain")
+    if isinstance(card, Troop):
+        return f"troop {card.colour.name}" if suits else "troop"
+    if isinstance(card, Tactic):
+        return f"tactic {card.kind.name}" if suits else "tactic"
+    return "terrain"
 
 
 def _lines(card: Image) -> tuple[FloatImage, FloatImage]:
@@ -123,7 +128,7 @@ def deck_sides(cards: dict[str, Image], px_per_mm: float, card_w: float, card_h:
     sides = {t: np.zeros((4, 2), np.float32) for t in cards}
     groups: dict[str, list[str]] = {}
     for t in cards:
-        groups.setdefault(_layout(t), []).append(t)
+        groups.setdefault(printed_alike(t), []).append(t)
     # A median of a few cards says little of what they share: a layout of too few
     # is squared to the whole deck's, a deck of too few is left alone.
     alone = [t for v in groups.values() if len(v) < LEAST for t in v]
