@@ -366,13 +366,14 @@ class Tracker:
 
     def correct(self, zone: str, tokens: Sequence[str]) -> list[TrackedEvent]:
         """A person says what lies in ``zone`` (first played first); it stands until the
-        zone visibly changes. Re-reads the last snapshot with it."""
+        zone visibly changes, and replaces any correction elsewhere that lists one of
+        these cards. Re-reads the last snapshot with it."""
         where = ZoneName.parse(zone)
         if where is None:
             raise ValueError(f"{zone!r} is not a zone the tracker follows")
         fixed = tuple(parse_card(t).token for t in tokens)  # NotationError names a bad token
         raw = () if self.last_snapshot is None else self.last_snapshot.readings(zone)
-        self.corrections[zone] = (fixed, tuple(r.token for r in raw))
+        self._stand(zone, fixed, tuple(r.token for r in raw))
         return self._evaluate()
 
     def confirm(self, flag: int | None = None) -> list[TrackedEvent]:
@@ -394,8 +395,18 @@ class Tracker:
                     fixed = tuple(parse_card(r.token).token for r in readings)
                 except NotationError:
                     continue
-                self.corrections[zone] = (fixed, tuple(r.token for r in readings))
+                self._stand(zone, fixed, tuple(r.token for r in readings))
         return self._evaluate()
+
+    def _stand(self, zone: str, fixed: tuple[str, ...], raw: tuple[str, ...]) -> None:
+        """Let ``fixed`` stand for ``zone``. Each card lies in one place, so a correction
+        elsewhere that lists one of its cards is stale (the card was moved, say by a
+        Deserter, and read unsure at its new place): it goes, and that zone is read as seen.
+        """
+        for other, (cards, _) in list(self.corrections.items()):
+            if other != zone and set(cards) & set(fixed):
+                del self.corrections[other]
+        self.corrections[zone] = (fixed, raw)
 
     def _effective(
         self, zone: str, readings: tuple[Reading, ...], elsewhere: Counter[str]
@@ -407,7 +418,7 @@ class Tracker:
         sure that it does not list, no more cards than it lists, and none of its cards
         read for sure in another zone (``elsewhere``). A card the camera keeps missing
         or misreading stays corrected; a card laid there or taken away to another zone
-        drops the correction.
+        drops the correction (one corrected into another zone drops it in ``_stand``).
         """
         standing = self.corrections.get(zone)
         if standing is None:

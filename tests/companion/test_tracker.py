@@ -241,6 +241,26 @@ def test_a_correction_stands_while_the_same_misreading_persists() -> None:
     assert event.describe() == "south R1@6"
 
 
+def test_a_card_corrected_into_another_zone_drops_the_correction_that_listed_it() -> None:
+    t = Tracker(first=S)
+    play_through(t, {"flag1.south": ["R1"]}, {"flag1.south": ["R1"], "flag4.north": ["O10"]},
+                 {"flag1.south": ["R1", "R2"], "flag4.north": ["O10"]})
+    # North lays Y10, read unknown: corrected, so flag 4 north's correction lists Y10.
+    laid = {"flag1.south": (Reading("R1"), Reading("R2")),
+            "flag4.north": (Reading("O10"), Reading("unknown", 0.0))}
+    assert t.observe(Snapshot(laid)) == []
+    [event] = t.correct("flag4.north", ["O10", "Y10"])
+    assert event.describe() == "north Y10@4"
+    # South deserts Y10 onto its pile: flag 4 reads O10 alone (which fits the correction),
+    # the pile reads unknown and the player corrects it. Y10 cannot lie in both zones.
+    deserted = {**laid, "flag4.north": (Reading("O10"),), "south.guile": (Reading("DESERTER"),),
+                "south.discard": (Reading("unknown", 0.0),)}
+    assert t.observe(Snapshot(deserted)) == []
+    [event] = t.correct("south.discard", ["Y10"])
+    assert (event.player, event.action) == (S, Desert(3, parse_card("Y10")))
+    assert event.pile == "south.discard" and "flag4.north" not in t.corrections
+
+
 # ----------------------------------------------------------------- terrain
 LAYOUT = ["CASTLE", "MARSHES", "RIVER", "WATCHTOWER", "TOWN", "FIELDS", "FORTRESS", "HILLS",
           "WOODLAND"]
