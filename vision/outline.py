@@ -138,7 +138,8 @@ def _quads(contour: np.ndarray) -> list[np.ndarray]:
 
 def _regions(small: Image) -> list[np.ndarray]:
     """Outlines of regions that may be the card: holes in edge maps (the card's
-    outline encloses it whatever lies around it) and parts unlike the table's colours."""
+    outline encloses it whatever lies around it) and parts unlike the table's colours
+    (``unlike_border``)."""
     h, w = small.shape[:2]
     out: list[np.ndarray] = []
     blur = cv2.GaussianBlur(small, (0, 0), 1.2)
@@ -161,24 +162,31 @@ def _regions(small: Image) -> list[np.ndarray]:
                                  cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         found, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         out.extend(found)
-    # Colours the border of the photo shows (the table: plain, wood or a print)
-    # and what has none of them: a histogram of the border, projected back.
+    found, _ = cv2.findContours(unlike_border(small), cv2.RETR_EXTERNAL,
+                                cv2.CHAIN_APPROX_SIMPLE)
+    out.extend(found)
+    return out
+
+
+def unlike_border(small: Image) -> Image:
+    """Where a photo shows none of the colours its border shows (the table: plain,
+    wood or a print): 255 there, else 0. A histogram of the border, projected back."""
+    h, w = small.shape[:2]
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (0, 0), 2.5), cv2.COLOR_BGR2Lab)
     ring = np.zeros((h, w), np.uint8)
     cv2.rectangle(ring, (0, 0), (w - 1, h - 1), 255, 12)
-    bins, ranges = [16, 16, 16], [0, 256, 0, 256, 0, 256]
-    hist = cv2.calcHist([lab], [0, 1, 2], ring, bins, ranges)
+    bins = 16
+    hist = cv2.calcHist([lab], [0, 1, 2], ring, [bins] * 3, [0, 256] * 3)
     # Neighbouring bins too: the light changes across a table.
-    hist = cv2.dilate(hist.reshape(16, -1), np.ones((3, 3), np.float32)).reshape(hist.shape)
+    hist = cv2.dilate(hist.reshape(bins, -1), np.ones((3, 3), np.float32)).reshape(hist.shape)
     hist = np.maximum(hist, np.maximum(np.roll(hist, 1, 0), np.roll(hist, -1, 0)))
-    table = cv2.calcBackProject([lab], [0, 1, 2], (hist > 0.0005 * ring.sum() / 255).astype(
-        np.float32), ranges, 1.0)
-    mask = (table == 0).astype(np.uint8) * 255
+    # Looked up by hand: cv2.calcBackProject takes a 3-D histogram from Python for a
+    # 2-D one of 16 channels and matches nothing (opencv/opencv#29938).
+    seen = hist > 0.0005 * ring.sum() / 255
+    at = lab // (256 // bins)
+    mask: Image = np.where(seen[at[..., 0], at[..., 1], at[..., 2]], 0, 255).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    found, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out.extend(found)
-    return out
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
 
 
 def _locate(small: Image, aspect: float, name: str) -> np.ndarray:

@@ -60,3 +60,22 @@ def test_a_card_located_by_a_frame_well_inside_it_is_outlined_at_its_edge(monkey
     assert max(ours) < 0.3, ours  # within 1 % of the card's width
     monkeypatch.setattr(outline, "SEARCHES", 1)  # the edge then lies beyond the search
     assert np.mean(np.array(errors()) > 1.0) >= 0.5
+
+
+def test_the_card_is_told_apart_from_the_colours_of_the_table_around_it():
+    # A light card on wood: the parts of the photo whose colours the border never
+    # shows are the card's, and the table's grain is not among them.
+    import cv2
+
+    from vision.outline import unlike_border
+
+    rng = np.random.default_rng(3)
+    art = design("tune", 0)
+    photo, truth = photo_pixels(art.render(parse_token("R5"), 8.0), rng, "wood", (800, 600))
+    card = cv2.fillConvexPoly(np.zeros(photo.shape[:2], np.uint8),
+                              np.round(truth).astype(np.int32), 255) > 0
+    inside = cv2.erode(card.astype(np.uint8), np.ones((25, 25), np.uint8)) > 0
+    outside = cv2.dilate(card.astype(np.uint8), np.ones((25, 25), np.uint8)) == 0
+    mask = unlike_border(photo) > 0
+    assert mask[inside].mean() > 0.5, mask[inside].mean()
+    assert mask[outside].mean() < 0.05, mask[outside].mean()
