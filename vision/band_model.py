@@ -6,9 +6,10 @@ frame, a picture) and its index is thin, whole-band correlation ranks the
 wrong cards first. So each deck gets a linear discriminant (scikit-learn's,
 with shrunk covariance) trained on its own cards' tops, each drawn many times
 as a camera shows a fanned card: a little off its place and tilt, resized,
-blurred, under a coloured lamp and glare, with noise, and now and then with
-the next card's edge reaching into the band. The discriminant learns which
-pixels tell this deck's cards apart and which only vary.
+blurred, under a coloured lamp that lights it unevenly and glare, with noise,
+and now and then with the next card's edge reaching into the band. The
+discriminant learns which pixels tell this deck's cards apart and which only
+vary.
 
 Features are taken at 1 px/mm from the band's visible part: its grey, each
 band to zero mean and unit spread (exposure says nothing of the card), and its
@@ -42,6 +43,8 @@ PAPER_CHROMA: Final = 25.0  # Lab chroma of a white from which it is taken for t
 FAR: Final = 3.0  # squared distance, in dimensions of the space, at which a band is no card's
 APART: Final = 20.0  # squared distance between winner and runner-up that leaves no doubt
 CAST: Final = 0.12  # share a lamp's colour the light's correction leaves on, per channel
+RAMP: Final = 0.2  # most a lamp's light may change across a card's width, as a share
+FALLOFF: Final = 0.4  # most it may fall off a card's width from its brightest spot
 BLUR_PX: Final = (0.5, 2.5)  # a band's blur (TPL_PX px): a card a metre off is ~1.5 px/mm
 STRETCH: Final = 1.6  # up to this much more blur across than down (motion, a slanted view)
 _GREY: Final = np.array([0.114, 0.587, 0.299], np.float32)
@@ -123,6 +126,14 @@ def _draw(top: Image, rng: np.random.Generator, visible_mm: float, cover: Image,
         out = cv2.GaussianBlur(out, (0, 0), sigmaX=sigma * rng.uniform(1.0, STRETCH),
                                sigmaY=sigma)
     out += rng.normal(0.0, rng.uniform(0.004, 0.03), out.shape).astype(np.float32)
+    # A lamp lights a card unevenly, and the photo it was enrolled from unevenly again:
+    # a ramp any way across the card, falling off around some spot.
+    turn, slope = rng.uniform(0, 2 * np.pi), rng.uniform(0, RAMP)
+    spot, fall = rng.uniform(-0.5, 0.5, 2), rng.uniform(0, FALLOFF)
+    across = np.linspace(-0.5, 0.5, w, dtype=np.float32)[None, :]
+    down = (np.arange(rows, dtype=np.float32) / w)[:, None]
+    out *= ((1 + slope * (np.cos(turn) * across + np.sin(turn) * down))
+            * (1 - fall * ((across - spot[0]) ** 2 + (down - spot[1]) ** 2)))[..., None]
     return np.asarray(np.clip(out, 0, 1), np.float32)
 
 
