@@ -23,8 +23,13 @@ from vision.types import FloatImage, Image
 MARGIN_MM: Final = 4.0  # flattened beyond the outline, room for a side to move out
 REACH_MM: Final = 3.0  # how far a side may move
 REGION_MM: Final = 22.0  # the stretch inside each side whose lines place it
-PX_MM: Final = 2.0  # resolution the lines are compared at
+BEYOND_MM: Final = 1.0  # and beyond it: the card's own edge, whole (MARGIN_MM - REACH_MM at most)
+PX_MM: Final = 4.0  # resolution the lines are compared at: a printed line's two edges apart
+KNEE: Final = 60.0  # edge strength (Sobel, 8-bit) at which a line counts half: any
+# clear line about alike, however contrasted (a yellow frame weighs its two edges unlike a red one)
 SHARED: Final = 0.5  # correlation with the deck's lines under which a side is left alone
+CLEARLY: Final = 0.1  # by how much a farther match must beat the outline's own peak
+NEAR: Final = 2  # px at PX_MM within which a peak is the outline's own
 ROUNDS: Final = 2  # the median made again from the squared cards
 LEAST: Final = 5  # cards printed alike from which their median says what they share
 
@@ -47,58 +52,82 @@ def printed_alike(token: str, suits: bool = False) -> str:
 
 
 def _lines(card: Image) -> tuple[FloatImage, FloatImage]:
-    """Horizontal and vertical edge strength of a card at PX_MM."""
+    """Horizontal and vertical edges of a card at PX_MM, each as strong as it is clear
+    (saturating), not as contrasted."""
     grey = cv2.GaussianBlur(cv2.cvtColor(card, cv2.COLOR_BGR2GRAY).astype(np.float32),
                             (0, 0), 0.7)
-    return (np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)),
-            np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)))
+    rows = np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3))
+    cols = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3))
+    return rows / (rows + KNEE), cols / (cols + KNEE)
 
 
-def _slide(card: FloatImage, deck: FloatImage, reach: int) -> tuple[int, float]:
-    """The shift (px) that lines ``card``'s profile up with ``deck``'s (both the
-    same length, ``reach`` px of room each end), and how well they then match."""
+def _slide(card: FloatImage, deck: FloatImage, reach: int) -> tuple[float, float]:
+    """The shift (px, to a fraction of one) that lines ``card``'s profile up with
+    ``deck``'s (both the same length, ``reach`` px of room each end), and how well
+    they then match."""
     ref = deck[reach:len(deck) - reach]
     ref = ref - ref.mean()
-    best, best_c = 0, -1.0
-    for d in range(-reach, reach + 1):
-        seg = card[reach + d:len(card) - reach + d]
+    match = np.full(2 * reach + 1, -1.0)
+    for i in range(len(match)):
+        seg = card[i:len(card) - 2 * reach + i]
         seg = seg - seg.mean()
         den = float(np.linalg.norm(seg) * np.linalg.norm(ref))
-        c = float(seg @ ref) / den if den > 1e-6 else -1.0
-        if c > best_c:
-            best, best_c = d, c
-    return best, best_c
+        match[i] = float(seg @ ref) / den if den > 1e-6 else -1.0
+    i = _peak(match, reach)
+    if not 0 < i < len(match) - 1:
+        return float(i - reach), float(match[i])
+    # The peak between samples: a parabola through the best and its neighbours.
+    a, b, c = match[i - 1:i + 2]
+    curve = a - 2 * b + c
+    frac = 0.5 * (a - c) / curve if curve < 0 else 0.0
+    return float(i - reach + frac), float(b)
 
 
-def _offsets(lines: tuple[FloatImage, FloatImage], deck: tuple[FloatImage, FloatImage],
-             w: int, h: int, m: int) -> FloatImage:
-    """How far (px, image axes) each corner's side lies from where the outline put
-    it: per corner (TL, TR, BR, BL) the shift across the top or bottom (y) and
-    across the left or right side (x). Each side is measured on its two halves,
-    so a card flattened turned is squared too."""
+def _peak(match: FloatImage, home: int) -> int:
+    """The best of ``match``, unless a peak next to ``home`` (no shift) matches nearly
+    as well: a card's art may line up with the layout elsewhere too, and the outline
+    is most often right."""
+    best = int(np.argmax(match))
+    near = [k for k in range(home - NEAR, home + NEAR + 1)
+            if 0 < k < len(match) - 1 and match[k] >= max(match[k - 1], match[k + 1])]
+    if not near:
+        return best
+    own = max(near, key=lambda k: match[k])
+    return best if match[best] >= match[own] + CLEARLY else own
+
+
+def _profiles(lines: tuple[FloatImage, FloatImage], w: int, h: int, m: int) -> FloatImage:
+    """The lines across each side (top, bottom, left, right), on each of its two halves
+    ((8, n)): REGION_MM inside the side and BEYOND_MM out, with REACH_MM of room each
+    end. At each place across the side, the median along the half: the layout's
+    lines run all along it, art crossing it here and there (a stroke, a numeral)
+    drops out."""
     rows, cols = lines
-    d_rows, d_cols = deck
-    r, reach = round(REGION_MM * PX_MM), round(REACH_MM * PX_MM)
+    r, reach, out = (round(v * PX_MM) for v in (REGION_MM, REACH_MM, BEYOND_MM))
     halves_x = (slice(m + w // 10, m + w // 2 - w // 20), slice(m + w // 2 + w // 20, m + w - w // 10))
     halves_y = (slice(m + h // 10, m + h // 2 - h // 20), slice(m + h // 2 + h // 20, m + h - h // 10))
+    starts = ((m - out, m + h - r), (m - out, m + w - r))  # top, bottom; left, right
+    n = r + out + 2 * reach
+    got = [np.median(rows[a - reach:a - reach + n, hx], axis=1)
+           for a in starts[0] for hx in halves_x]
+    got += [np.median(cols[hy, a - reach:a - reach + n], axis=0)
+            for a in starts[1] for hy in halves_y]
+    return np.stack(got).astype(np.float32)
+
+
+def _offsets(card: FloatImage, deck: FloatImage) -> FloatImage:
+    """How far (px, image axes) each corner's side lies from where the outline put
+    it, from the card's ``_profiles`` and its layout's: per corner (TL, TR, BR, BL)
+    the shift across the top or bottom (y) and across the left or right side (x).
+    Each side is measured on its two halves, so a card flattened turned is squared
+    too; a side whose lines do not match the layout's stays."""
+    reach = round(REACH_MM * PX_MM)
     centre = (0.3, 0.7)  # where along the side each half's middle lies
     out = np.zeros((4, 2), np.float32)  # per corner: (x shift, y shift)
-
-    def shift(card: FloatImage, ref: FloatImage, a: int, b: int) -> float | None:
-        d, c = _slide(card[a - reach:b + reach], ref[a - reach:b + reach], reach)
-        return float(d) if c >= SHARED else None
-
-    # Top and bottom: rows' profiles on the left and right halves.
-    for (a, b), (first, second) in (((m, m + r), (0, 1)), ((m + h - r, m + h), (3, 2))):
-        got = [shift(rows[:, hx].mean(axis=1), d_rows[:, hx].mean(axis=1), a, b)
-               for hx in halves_x]
-        if got[0] is not None and got[1] is not None:
-            out[first, 1], out[second, 1] = _ends(got[0], got[1], centre)
-    # Left and right: columns' profiles on the upper and lower halves.
-    for (a, b), (first, second) in (((m, m + r), (0, 3)), ((m + w - r, m + w), (1, 2))):
-        got = [shift(cols[hy].mean(axis=0), d_cols[hy].mean(axis=0), a, b) for hy in halves_y]
-        if got[0] is not None and got[1] is not None:
-            out[first, 0], out[second, 0] = _ends(got[0], got[1], centre)
+    for k, (first, second, axis) in enumerate(((0, 1, 1), (3, 2, 1), (0, 3, 0), (1, 2, 0))):
+        got = [_slide(card[2 * k + j], deck[2 * k + j], reach) for j in (0, 1)]
+        if min(c for _, c in got) >= SHARED:
+            out[first, axis], out[second, axis] = _ends(got[0][0], got[1][0], centre)
     return out
 
 
@@ -136,13 +165,11 @@ def deck_sides(cards: dict[str, Image], px_per_mm: float, card_w: float, card_h:
     for _ in range(ROUNDS if len(cards) >= LEAST else 0):
         squared = {t: _cut(c, sides[t], PX_MM, card_w, card_h, margin=True)
                    for t, c in small.items()}
-        lines = {t: _lines(c) for t, c in squared.items()}
+        profiles = {t: _profiles(_lines(c), w, h, m) for t, c in squared.items()}
         for members, ref in [(v, v) for v in refs] + ([(alone, list(cards))] if alone else []):
-            deck = (np.median(np.stack([lines[t][0] for t in ref]), axis=0),
-                    np.median(np.stack([lines[t][1] for t in ref]), axis=0))
+            deck = np.median(np.stack([profiles[t] for t in ref]), axis=0)
             for t in members:
-                sides[t] = (sides[t] + _offsets(lines[t], deck, w, h, m) / PX_MM).astype(
-                    np.float32)
+                sides[t] = (sides[t] + _offsets(profiles[t], deck) / PX_MM).astype(np.float32)
     return sides
 
 

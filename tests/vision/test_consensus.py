@@ -2,7 +2,6 @@
 
 import cv2
 import numpy as np
-import pytest
 
 from companion.rules.cards import parse_token
 from vision.consensus import MARGIN_MM, _cut, square_deck
@@ -57,8 +56,6 @@ def test_a_side_fitted_off_the_cards_edge_or_turned_is_moved_onto_it():
             assert np.abs(squared[t].astype(int) - true[t]).mean() < 6, t
 
 
-@pytest.mark.xfail(reason="squaring still moves exact cuts of tune-01: troops by 0.5-0.9 mm, one "
-                   "card by 5 mm (the per-layout median fixed the tactics' 1-2.6 mm); open")
 def test_tactics_printed_to_their_own_layout_are_not_squared_to_the_troops():
     # tune-01: the tactics and terrain cards frame their face unlike the troops.
     # Cut out exactly, every card stays where it is.
