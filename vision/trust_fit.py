@@ -31,7 +31,7 @@ from vision.reading.trust import evidence
 from vision.synth import room_scene
 from vision.types import FloatImage
 
-LEVELS = (0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998)
+LEVELS = (0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999)
 _CODE = 1e-7  # each recorded read's confidence is 0.999 less its number times this
 MATCH_MM = 6.0  # a read whose top corners lie this near a card's (mean, mat mm) is of it
 

@@ -63,6 +63,7 @@ class Classifier:
         self.templates = templates
         self.model = model
         self._chroma = suit_chroma(profile.tokens, profile.chroma)
+        self._index = {t: i for i, t in enumerate(profile.tokens)}
 
     def classify(self, crop: FloatImage, visible_mm: float) -> Named:
         """Token, confidence, best score and the top candidates for a band crop.
@@ -97,24 +98,25 @@ class Classifier:
             cut.append(band[IY::4, IX:band.shape[1] - IX:4])  # in true colours below
             groups.setdefault((hv, cut[-1].shape, veils[i] is None), []).append(i)
         out: list[Named] = [(UNKNOWN, 0.0, 0.0, [])] * len(placed)
+        colours: list[FloatImage] = [np.zeros(0)] * len(placed)
         for (hv, _, bare), idx in groups.items():
             veil = None if bare else np.stack([veils[i] for i in idx])  # type: ignore[misc]
             least = np.array([glares[i] if glares else 0.0 for i in idx])
             samples = (np.stack([cut[i] for i in idx])
                        * np.stack([placed[i].scale for i in idx])[:, None, None, :])
-            got = self._decide_group(hv, [placed[i] for i in idx],
-                                     samples.astype(np.float32, copy=False), veil, least)
-            for i, d in zip(idx, got, strict=True):
-                out[i] = d
+            got, cdist = self._decide_group(hv, [placed[i] for i in idx],
+                                            samples.astype(np.float32, copy=False), veil, least)
+            for k, (i, d) in enumerate(zip(idx, got, strict=True)):
+                out[i], colours[i] = d, cdist[k]
         if self.model is not None:
-            out = self._learnt(placed, hvs, out)
+            out = self._learnt(placed, hvs, out, colours)
         return out
 
     def _learnt(self, placed: list[Placed], hvs: list[int], decided: list[Named],
-                ) -> list[Named]:
+                colours: list[FloatImage]) -> list[Named]:
         """The deck's own model names each placed band (``vision.band_model``); the
         templates' ranking stays as the candidates (whether a band looks like an
-        index at all)."""
+        index at all). ``colours``: per band, each token's colour distance from it."""
         assert self.model is not None
         s = SEARCH_PX
         rows, w = self.templates.th + 2 * s, self.templates.tw + 2 * s
@@ -138,10 +140,13 @@ class Classifier:
             look = self.model.look(np.stack(bands), h)
             told = [out[i] for i in idx]
             names = [self.model.tokens[b] for b in look.best.tolist()]
+            # How much further the named card's colour lies than the nearest colour.
+            off = np.array([colours[i][self._index[n]] - colours[i].min()
+                            for i, n in zip(idx, names, strict=True)])
             sure = trust(look.nearest, look.runner_up,
                          np.array([t[0] == n for t, n in zip(told, names, strict=True)], float),
                          np.array([t[1] for t in told]), np.array([t[2] for t in told]),
-                         np.full(len(idx), h))
+                         np.full(len(idx), h), off)
             for i, token, c, (_, _, score, cands) in zip(idx, names, sure.tolist(), told,
                                                          strict=True):
                 # Below NAME_AT such reads were wrong now and then: the band asks.
@@ -149,9 +154,11 @@ class Classifier:
         return out
 
     def _decide_group(self, hv: int, placed: list[Placed], samples: FloatImage,
-                      veils: FloatImage | None, least: FloatImage) -> list[Named]:
+                      veils: FloatImage | None, least: FloatImage,
+                      ) -> tuple[list[Named], FloatImage]:
         """Name bands of one visible height ``hv`` (``samples``: of each one's colours;
-        ``veils`` and ``least`` as ``light.unveil`` takes them).
+        ``veils`` and ``least`` as ``light.unveil`` takes them); and each band's colour
+        distance from every token.
 
         Each band's ``corr`` holds every token's correlations with its views over
         small shifts. A first pass ranks the tokens by their best correlation minus
@@ -203,7 +210,7 @@ class Classifier:
                     out.append(again)
                     continue
             out.append((UNKNOWN, conf * 0.5, float(nc[winner]), cands))
-        return out
+        return out, cdist
 
     def _second_look(self, hv: int, pl: Placed, views: FloatImage, shift: NDArray[np.intp],
                      order: NDArray[np.intp], cpen: FloatImage, score: FloatImage,

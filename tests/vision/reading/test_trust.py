@@ -20,8 +20,9 @@ LACKING = ["Y3", "O8", "R5", "B9", "AL"]
 
 
 def _trust(nearest: float, runner_up: float, agree: bool = True, told: float = 0.9,
-           score: float = 0.95, visible: float = 16.0) -> float:
-    one = (np.array([v], float) for v in (nearest, runner_up, agree, told, score, visible))
+           score: float = 0.95, visible: float = 16.0, colour_off: float = 0.0) -> float:
+    one = (np.array([v], float) for v in (nearest, runner_up, agree, told, score, visible,
+                                          colour_off))
     return float(trust(*one)[0])
 
 
@@ -34,6 +35,8 @@ def test_a_band_near_one_card_and_far_from_the_rest_is_trusted():
     # The templates naming another card take trust away; less of the band shown too.
     assert _trust(1.0, 4.0, agree=False, told=0.0) < _trust(1.0, 4.0)
     assert _trust(1.0, 4.0, visible=10.0) < _trust(1.0, 4.0)
+    # A band whose colour lies nearer another suit's than the named card's.
+    assert _trust(0.5, 8.0, colour_off=15.0) < _trust(0.5, 8.0)
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +78,7 @@ def test_the_refit_trusts_what_was_right_on_designs_it_left_out():
         for right in [True] * 60 + [False] * 20:
             near = rng.uniform(0.2, 1.5) if right else rng.uniform(1.0, 4.0)
             one = (np.array([v], float) for v in (near, near + rng.uniform(0.5, 4.0),
-                                                  float(right), 0.8, 0.9, 16.0))
+                                                  float(right), 0.8, 0.9, 16.0, 0.0))
             rows.append({"design": design, "evidence": evidence(*one)[0].tolist(),
                          "right": right})
     _, held = fit(rows)
