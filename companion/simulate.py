@@ -14,7 +14,7 @@ companion would show (table settled) that differ from the truth.
 A game is played with our printed deck by default, or with one of the
 generated deck designs (``--design held-03``): the table is then drawn with
 that design's art and the companion reads it with that deck enrolled from
-phone photos as a player would (``vision.bench_designs.enrol``), its learnt
+phone photos as a player would (``vision.bench_designs.enrol_seeded``), its learnt
 model trained in, once per run.
 """
 
@@ -332,15 +332,11 @@ def builtin_deck() -> Deck:
 
 def design_deck(name: str, seed: int = 0, keep: Path | None = None) -> Deck:
     """A generated design (``held-03``, ``tune-07``) enrolled from phone photos as a
-    player enrols a deck, seeded like the bench (``[seed, 1, crc32(name)]``), with
-    the learnt model enrolment trains into the profile. With ``keep`` (a folder) the
-    profile is saved there and taken from there next time (enrolment takes minutes)."""
-    import zlib
-
-    import numpy as np
-
+    player enrols a deck, seeded as the bench seeds it, with the learnt model
+    enrolment trains into the profile. With ``keep`` (a folder) the profile is saved
+    there and taken from there next time (enrolment takes minutes)."""
     from vision.band_model import with_model
-    from vision.bench_designs import enrol
+    from vision.bench_designs import enrol_seeded
     from vision.designs import design
     from vision.profile import DeckProfile
 
@@ -355,7 +351,7 @@ def design_deck(name: str, seed: int = 0, keep: Path | None = None) -> Deck:
 
     cv2.setNumThreads(1)  # as the bench enrols (and as the live loop reads)
     start = time.perf_counter()
-    profile, refused = enrol(art, np.random.default_rng([seed, 1, zlib.crc32(art.name.encode())]))
+    profile, refused = enrol_seeded(art, seed)
     if profile is None:
         raise ValueError(f"{art.name}: enrolment took no photo")
     deck = Deck(art.name, art, with_model(profile), refused, time.perf_counter() - start)

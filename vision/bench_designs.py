@@ -78,13 +78,19 @@ def enrol(art: CardArt, rng: np.random.Generator, photo_size: tuple[int, int] = 
         return profile, refused
 
 
+def enrol_seeded(art: CardArt, seed: int, photo_size: tuple[int, int] = PHOTO_SIZE,
+                 ) -> tuple[DeckProfile | None, int]:
+    """``enrol`` as the bench enrols a design for ``seed``: each deck its own sitting
+    (table, lamp and photos), drawn from the seed and the design's name."""
+    return enrol(art, np.random.default_rng([seed, 1, zlib.crc32(art.name.encode())]),
+                 photo_size)
+
+
 def run_design(art: CardArt, scenes: int, frames: int, seed: int,
                ms: list[float], photo_size: tuple[int, int] = PHOTO_SIZE) -> Tally:
     """One design: enrolled, then ``scenes`` tables read ``frames`` times each."""
     cv2.setNumThreads(1)
-    # Each deck its own sitting: its own table, lamp and photos.
-    profile, refused = enrol(art, np.random.default_rng([seed, 1, zlib.crc32(art.name.encode())]),
-                             photo_size)
+    profile, refused = enrol_seeded(art, seed, photo_size)
     tally = Tally(enrol_refused=refused, enrolled=len(profile.tokens) if profile else 0)
     # A deck that could not be enrolled reads nothing: every card is missed.
     reader = Reader(profile, model=BandModel.train(profile)) if profile else None

@@ -6,10 +6,11 @@ far and a wrong one near. What a read shows is weighed together instead: the
 nearest card's and the runner-up's distance, whether the templates name the same
 card and how surely, how well the band matches as an index, how much of it
 shows, and how much further the named card's colour lies than the nearest colour
-(a suit's colour taken for its neighbour's). A logistic model turns that into the share of such reads that were right
-on the tuning designs' room scenes; ``python -m vision.trust_fit`` collects those
-reads again and refits it (scikit-learn's LogisticRegression), and prints the
-reliability on designs left out of the fit.
+(a suit's colour taken for its neighbour's). A logistic model turns that into
+the share of such reads that were right on the tuning designs' room scenes;
+``python -m vision.trust_fit`` collects those reads again and refits it
+(scikit-learn's LogisticRegression), and prints the reliability on designs left
+out of the fit.
 """
 
 from __future__ import annotations
