@@ -84,17 +84,31 @@ def features(bands: FloatImage, visible_mm: float, card_w: float,
     white = np.take_along_axis(pix[:, :, 1:], light[:, :, None], axis=1).mean(axis=1)
     near = np.clip(1.0 - np.linalg.norm(white, axis=1) / PAPER_CHROMA, 0.0, 1.0)
     tint = (white * near[:, None])[:, None, None, :]
-    views = []
-    for dy in range(2 * margin + 1):
-        for dx in range(2 * margin + 1):
-            gy, gx = dy + iy, dx + ix
-            gv = grey[:, gy:gy + gh * g:g, gx:gx + gw * g:g].reshape(n, -1)
-            gv = gv - gv.mean(axis=1, keepdims=True)
-            gv /= gv.std(axis=1, keepdims=True) + 1e-3
-            cv = chroma[:, gy:gy + ch * c:c, gx:gx + cw * c:c] - tint
-            views.append(np.concatenate([gv, cv.reshape(n, -1) * CHROMA_SCALE], axis=1))
-    out = np.stack(views, axis=1).astype(np.float32)
+    # Every shift's views at once (grey: each view to zero mean and unit spread).
+    gv = _shifted(grey, margin, iy, ix, g, gh, gw)
+    cv = _shifted(chroma, margin, iy, ix, c, ch, cw)
+    ng = gv.shape[2]
+    out = np.empty((*gv.shape[:2], ng + cv.shape[2]), np.float32)
+    gv = np.subtract(gv, gv.mean(axis=2, keepdims=True), out=out[:, :, :ng])
+    gv /= gv.std(axis=2, keepdims=True) + 1e-3
+    shifts = gv.shape[1]
+    out[:, :, ng:] = (cv.reshape(n, shifts, -1, 2) - tint).reshape(n, shifts, -1) * CHROMA_SCALE
     return out if margin else out[:, 0]
+
+
+def _shifted(img: FloatImage, margin: int, y0: int, x0: int, step: int, rows: int,
+             cols: int) -> FloatImage:
+    """Per band of ``img`` ((n, h, w[, c])), its ``rows`` x ``cols`` samples every ``step``
+    px from (y0, x0) at every shift of a pixel up to ``margin`` each way (y-major),
+    (n, shifts, samples): one strided view copied once, not a slice per shift. As a
+    slice would, the samples stop at the bands' edge (alike at every shift)."""
+    n, s, st = len(img), 2 * margin + 1, img.strides
+    rows, cols = (min(k, max(0, -(-(size - at - s + 1) // step)))
+                  for k, at, size in ((rows, y0, img.shape[1]), (cols, x0, img.shape[2])))
+    win = np.lib.stride_tricks.as_strided(
+        img[:, y0:, x0:], (n, s, s, rows, cols, *img.shape[3:]),
+        (st[0], st[1], st[2], st[1] * step, st[2] * step, *st[3:]), writeable=False)
+    return win.reshape(n, s * s, -1)
 
 
 def _draw(top: Image, rng: np.random.Generator, visible_mm: float, cover: Image,
