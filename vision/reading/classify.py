@@ -228,9 +228,8 @@ class Classifier:
         stretched = np.zeros_like(full[None])
         for k in set(shift[0].tolist()):
             stretched[0, k] = local_contrast(full[k].reshape(shape)).ravel()
-        loc, loc_rows = tp.local(hv)
         w2, m2, o2 = (float(x[0]) for x in pairwise(
-            stretched, shift, loc[order], loc_rows[order], cpen))
+            stretched, shift, *tp.local(hv, order), cpen))
         first, second = int(order[0, 0]), int(order[0, int(w2)])
         # Only the margin may fail in grey: what else the first look asks of a
         # winner, the second look's winner must meet too.

@@ -15,6 +15,7 @@ from typing import Final, Generic, TypeVar
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.profile import INSET_X, INSET_Y, TPL_PX, DeckProfile, band_px
 from vision.types import FloatImage
@@ -67,7 +68,8 @@ class Templates:
         self._full: Recent[tuple[int, int], tuple[FloatImage, FloatImage]] = Recent(KEPT_FULL)
         self._rows: Recent[tuple[int, int], FloatImage] = Recent(KEPT_HEIGHTS)
         self._dark: Recent[int, FloatImage] = Recent(KEPT_HEIGHTS)
-        self._local: Recent[int, tuple[FloatImage, FloatImage]] = Recent(KEPT_FULL)
+        self._local: Recent[int, tuple[FloatImage, FloatImage, NDArray[np.bool_]]] = Recent(
+            KEPT_FULL)
         # The deck's average band (its shared layout), at half resolution.
         mt = np.ascontiguousarray(profile.gray[:, IY:, IX:self.tw - IX].mean(axis=0),
                                   np.float32)
@@ -86,13 +88,18 @@ class Templates:
         """Templates cut to the visible height (every ``step``-th pixel each way): raw,
         and zero-mean unit-norm columns."""
         def cut() -> tuple[FloatImage, FloatImage]:
-            raw = np.ascontiguousarray(self._gray[:, IY:hv:step, IX:self.tw - IX:step].reshape(
-                len(self._gray), -1))
+            raw = self._raw(hv, step)
             tpl = raw - raw.mean(axis=1, keepdims=True)
             tpl /= np.linalg.norm(tpl, axis=1, keepdims=True) + 1e-6
             return raw, np.ascontiguousarray(tpl.T)
 
         return (self._full if step == 1 else self._cut).get((hv, step), cut)
+
+    def _raw(self, hv: int, step: int = 1) -> FloatImage:
+        """The templates cut to the visible height, one per row, as they are (every
+        ``step``-th pixel each way)."""
+        return np.ascontiguousarray(self._gray[:, IY:hv:step, IX:self.tw - IX:step].reshape(
+            len(self._gray), -1))
 
     def rows(self, hv: int, step: int = 1) -> FloatImage:
         """The zero-mean unit-norm templates one per row, for picking a few of them."""
@@ -103,22 +110,33 @@ class Templates:
         """Per token, the level of its darkest print (its 2nd percentile) at height ``hv``."""
 
         def darkest() -> FloatImage:
-            raw, _ = self.normalised(hv)
+            raw = self._raw(hv)  # not normalised: nor kept (seldom asked again soon)
             k = raw.shape[1] // 50
             return np.partition(raw, k, axis=1)[:, k].copy()
 
         return self._dark.get(hv, darkest)
 
-    def local(self, hv: int) -> tuple[FloatImage, FloatImage]:
-        """The templates with their contrast stretched locally, one per row: as they
-        are, and zero-mean unit-norm."""
-        def stretched() -> tuple[FloatImage, FloatImage]:
-            raw, _ = self.normalised(hv)
-            shape = self.view_shape(hv)
-            loc = np.stack([local_contrast(t.reshape(shape)).ravel() for t in raw])
-            return loc, unit_rows(loc)
+    def local(self, hv: int, tokens: NDArray[np.intp]) -> tuple[FloatImage, FloatImage]:
+        """The templates of ``tokens`` (any shape: indices into the deck) with their
+        contrast stretched locally, one per row: as they are, and zero-mean unit-norm.
 
-        return self._local.get(hv, stretched)
+        Each token is stretched when first asked at a height (a second look asks for
+        a few leaders, seldom the whole deck), one row at a time as a whole cut
+        would be (a row's result does not depend on the others).
+        """
+        def empty() -> tuple[FloatImage, FloatImage, NDArray[np.bool_]]:
+            size = (len(self._gray), int(np.prod(self.view_shape(hv))))
+            return (np.empty(size, np.float32), np.empty(size, np.float32),
+                    np.zeros(size[0], np.bool_))
+
+        loc, loc_rows, done = self._local.get(hv, empty)
+        todo = np.unique(tokens[~done[tokens]])
+        if len(todo):
+            loc[todo] = np.stack([local_contrast(np.ascontiguousarray(
+                self._gray[t, IY:hv, IX:self.tw - IX])).ravel() for t in todo])
+            loc_rows[todo] = unit_rows(loc[todo])
+            done[todo] = True
+        return loc[tokens], loc_rows[tokens]
 
     def views(self, gray: FloatImage, tx: int, ty: int, hv: int, s: int,
               step: int = 1) -> FloatImage:

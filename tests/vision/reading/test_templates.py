@@ -85,10 +85,26 @@ def test_a_long_session_keeps_the_templates_of_a_few_heights_only():
         templates.normalised(hv, 2)
         templates.rows(hv, 2)
         templates.dark(hv)
-        templates.local(hv)
+        templates.local(hv, np.arange(4))
     assert len(templates._cut) <= KEPT_HEIGHTS and len(templates._dark) <= KEPT_HEIGHTS
     assert len(templates._rows) <= KEPT_HEIGHTS
     assert len(templates._full) <= KEPT_FULL and len(templates._local) <= KEPT_FULL
     for hv, tpl in first.items():
         assert np.array_equal(templates.normalised(hv, 2)[1], tpl)
     assert np.array_equal(templates.dark(20), dark)
+
+
+def test_local_templates_stretched_token_by_token_are_those_of_the_whole_deck():
+    """A second look stretches only the leaders it asks for: the same rows as the
+    whole deck stretched at once."""
+    from vision.reading.templates import local_contrast, unit_rows
+
+    templates = Templates(builtin_profile("classic"))
+    hv = 26
+    raw, shape = templates.normalised(hv)[0], templates.view_shape(hv)
+    whole = np.stack([local_contrast(t.reshape(shape)).ravel() for t in raw])
+    some = np.array([[5, 2, 9, 2]])
+    loc, rows = templates.local(hv, some)
+    assert np.array_equal(loc, whole[some]) and np.array_equal(rows, unit_rows(whole)[some])
+    loc, rows = templates.local(hv, np.arange(len(raw)))
+    assert np.array_equal(loc, whole) and np.array_equal(rows, unit_rows(whole))
