@@ -194,6 +194,7 @@ class Classifier:
         cpen_order = cpen[bi, order]
         winners, margins, owns = pairwise(views, shift, raw[order], rows[order], cpen_order)
         out: list[Named] = []
+        again: list[int] = []  # given a second look, all together
         for i, (win, margin, own) in enumerate(zip(winners.tolist(), margins.tolist(),
                                                    owns.tolist(), strict=True)):
             sc, nc = score[i], ncc[i]
@@ -204,43 +205,53 @@ class Classifier:
                 out.append((tokens[winner], 0.5 + conf * 0.5, float(nc[winner]), cands))
                 continue
             if float(sc[first]) >= MIN_SCORE:
-                again = self._second_look(hv, placed[i], views[i:i + 1], shift[i:i + 1],
-                                          order[i:i + 1], cpen_order[i:i + 1], sc, nc, cands)
-                if again is not None:
-                    out.append(again)
-                    continue
+                again.append(i)
             out.append((UNKNOWN, conf * 0.5, float(nc[winner]), cands))
+        if again:
+            for i, named_again in zip(again, self._second_look(
+                    hv, [placed[i] for i in again], views[again], shift[again], order[again],
+                    cpen_order[again], score[again], ncc[again]), strict=True):
+                if named_again is not None:
+                    token, conf, nc_won = named_again
+                    out[i] = (token, conf, nc_won, out[i][3])
         return out, cdist
 
-    def _second_look(self, hv: int, pl: Placed, views: FloatImage, shift: NDArray[np.intp],
-                     order: NDArray[np.intp], cpen: FloatImage, score: FloatImage,
-                     ncc: FloatImage, cands: list[tuple[str, float]]) -> Named | None:
-        """One band's leaders (``order``, one row) again, every neighbourhood's
-        contrast stretched to one, or ``None`` where that names none of them.
+    def _second_look(self, hv: int, placed: list[Placed], views: FloatImage,
+                     shift: NDArray[np.intp], order: NDArray[np.intp], cpen: FloatImage,
+                     score: FloatImage, ncc: FloatImage) -> list[tuple[str, float, float] | None]:
+        """Bands' leaders (``order``, a row each) again, every neighbourhood's contrast
+        stretched to one: per band, the token named, its confidence and correlation,
+        or ``None`` where that names none of them.
 
         A pale numeral (a yellow one, or any under glare) differs from its
-        neighbours' by little grey next to the black print of the name.
+        neighbours' by little grey next to the black print of the name. All bands
+        at once (a band's result does not depend on the others').
         """
         tp = self.templates
         raw, rows = tp.normalised(hv, 2)[0], tp.rows(hv, 2)
         shape = tp.view_shape(hv)
-        full = tp.views(pl.gray, pl.tx, pl.ty, hv, SHIFT_PX)
-        stretched = np.zeros_like(full[None])
-        for k in set(shift[0].tolist()):
-            stretched[0, k] = local_contrast(full[k].reshape(shape)).ravel()
-        w2, m2, o2 = (float(x[0]) for x in pairwise(
-            stretched, shift, *tp.local(hv, order), cpen))
-        first, second = int(order[0, 0]), int(order[0, int(w2)])
-        # Only the margin may fail in grey: what else the first look asks of a
-        # winner, the second look's winner must meet too.
-        if (float(score[second]) >= MIN_SCORE and m2 >= LOCAL_MARGIN
-                and float(score[second]) >= float(score[first]) - MAX_RANK_GAP
-                and o2 >= LOCAL_FIT
-                and float(likeness(views[:, shift[0, int(w2)]], raw[order], rows[order],
-                                   np.array([int(w2)]))[0]) >= INDEX_FIT):
-            conf = sureness(m2, o2, LOCAL_MARGIN, LOCAL_FIT)
-            return self.tokens[second], 0.5 + conf * 0.5, float(ncc[second]), cands
-        return None
+        full = np.stack([tp.views(pl.gray, pl.tx, pl.ty, hv, SHIFT_PX) for pl in placed])
+        stretched = np.zeros_like(full)
+        for b, ks in enumerate(shift.tolist()):
+            for k in set(ks):
+                stretched[b, k] = local_contrast(full[b, k].reshape(shape)).ravel()
+        wins, margins, owns = pairwise(stretched, shift, *tp.local(hv, order), cpen)
+        ar = np.arange(len(placed))
+        likes = likeness(views[ar, shift[ar, wins]], raw[order], rows[order], wins)
+        out: list[tuple[str, float, float] | None] = []
+        for b, (w2, m2, o2, like) in enumerate(zip(wins.tolist(), margins.tolist(),
+                                                   owns.tolist(), likes.tolist(), strict=True)):
+            sc, first, second = score[b], int(order[b, 0]), int(order[b, w2])
+            # Only the margin may fail in grey: what else the first look asks of a
+            # winner, the second look's winner must meet too.
+            if (float(sc[second]) >= MIN_SCORE and m2 >= LOCAL_MARGIN
+                    and float(sc[second]) >= float(sc[first]) - MAX_RANK_GAP
+                    and o2 >= LOCAL_FIT and like >= INDEX_FIT):
+                conf = sureness(m2, o2, LOCAL_MARGIN, LOCAL_FIT)
+                out.append((self.tokens[second], 0.5 + conf * 0.5, float(ncc[b, second])))
+            else:
+                out.append(None)
+        return out
 
 
 def colour_distance(chroma: FloatImage, sig: FloatImage) -> FloatImage:
