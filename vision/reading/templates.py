@@ -28,8 +28,9 @@ LOCAL_FLOOR: Final = 0.02  # grey level spread (0..1) below which a neighbourhoo
 # and again (40 table changes: 32 px nearly always, 30, 31 and 23 now and then), but
 # over a long session nearly every height turns up once: the least recently used go.
 # Cut on every other pixel (what ranking uses) a height costs 0.8 MB of the builtin
-# deck; at full resolution, and stretched locally (a darkest print, a second look:
-# seldom asked, remade in 1 to 5 ms), 2 MB each, so fewer of those are kept.
+# deck; at full resolution, and stretched locally (a second look: seldom asked, its
+# leaders stretched when first asked, 0.04 ms a token), 2 MB each, so fewer of those
+# are kept.
 KEPT_HEIGHTS: Final = 6
 KEPT_FULL: Final = 2
 
