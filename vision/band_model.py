@@ -153,12 +153,13 @@ def _draw(top: Image, rng: np.random.Generator, visible_mm: float, cover: Image,
 
 class Look(NamedTuple):
     """Per band: the nearest token (index into the model's tokens), and its and the
-    runner-up's squared distances in the discriminant space, per dimension (a band
-    of the card itself lies about 1 from its centre)."""
+    runner-up's (``second``) squared distances in the discriminant space, per
+    dimension (a band of the card itself lies about 1 from its centre)."""
 
     best: NDArray[np.intp]
     nearest: FloatImage
     runner_up: FloatImage
+    second: NDArray[np.intp]  # the runner-up token
 
 
 @dataclass
@@ -238,9 +239,10 @@ class BandModel:
               + (centres * centres).sum(axis=1)[None]).reshape(n, k, -1).min(axis=1)
         d2 = np.maximum(d2, 0.0)
         # The two nearest, in order (a deck of one card: that card twice).
-        two = np.sort(np.partition(d2, min(1, d2.shape[1] - 1), axis=1)[:, :2], axis=1)
-        dim = centres.shape[1]
-        return Look(d2.argmin(axis=1), two[:, 0] / dim, two[:, -1] / dim)
+        two = np.argpartition(d2, min(1, d2.shape[1] - 1), axis=1)[:, :2]
+        two = np.take_along_axis(two, np.argsort(np.take_along_axis(d2, two, 1), 1), 1)
+        near = np.take_along_axis(d2, two, 1) / centres.shape[1]
+        return Look(two[:, 0], near[:, 0], near[:, -1], two[:, -1])
 
     def judge(self, bands: FloatImage, visible_mm: float,
               ) -> tuple[NDArray[np.intp], FloatImage]:

@@ -27,7 +27,7 @@ from vision.calibrate import Calibrator
 from vision.designs import designs
 from vision.read import Reader
 from vision.reading import classify
-from vision.reading.trust import evidence
+from vision.reading.trust import evidence, outside
 from vision.synth import room_scene
 from vision.types import FloatImage
 
@@ -73,16 +73,18 @@ def collect(index: int, scenes: int, seed: int = 2026) -> list[dict[str, Any]]:
 
 
 def fit(rows: list[dict[str, Any]]) -> tuple[LogisticRegression, FloatImage]:
-    """The model fitted on every read, and each read's trust fitted without its design."""
+    """The model fitted on every read, and each read's trust fitted without its design
+    (none for a read ``outside``: it asks, and is left out of the fit)."""
     x = np.array([r["evidence"] for r in rows])
     y = np.array([r["right"] for r in rows])
     group = np.array([r["design"] for r in rows])
+    inside = ~outside(x)
     held = np.zeros(len(rows))
     for d in sorted(set(group)):
         out = group == d
-        held[out] = LogisticRegression(C=1.0, max_iter=2000).fit(
-            x[~out], y[~out]).predict_proba(x[out])[:, 1]
-    return LogisticRegression(C=1.0, max_iter=2000).fit(x, y), held
+        held[out & inside] = LogisticRegression(C=1.0, max_iter=2000).fit(
+            x[~out & inside], y[~out & inside]).predict_proba(x[out & inside])[:, 1]
+    return LogisticRegression(C=1.0, max_iter=2000).fit(x[inside], y[inside]), held
 
 
 def main(argv: list[str] | None = None) -> int:

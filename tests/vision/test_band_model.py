@@ -90,3 +90,15 @@ def test_an_enrolled_profile_carries_its_model_and_the_reader_uses_it(deck, tmp_
     assert model is not None and model.tokens == profile.tokens
     best, _ = model.judge(_bands(profile, ["R3", "Y9", "AL"], 5), 16.0)
     assert [model.tokens[b] for b in best] == ["R3", "Y9", "AL"]
+
+
+def test_the_runner_up_is_the_card_the_model_hesitated_over(deck):
+    _, profile = deck
+    model = BandModel.train(profile, seed=1, samples=20)
+    look = model.look(_bands(profile, ["R3", "G8", "FOG"], 5), 16.0)
+    assert [model.tokens[b] for b in look.best] == ["R3", "G8", "FOG"]
+    assert (look.second != look.best).all() and (look.runner_up >= look.nearest).all()
+    # The runner-up's distance is the next one: a band of the runner-up's own card
+    # lies nearer to it than to the winner's.
+    again = model.look(_bands(profile, [model.tokens[b] for b in look.second], 6), 16.0)
+    assert (again.best == look.second).all()

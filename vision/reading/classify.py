@@ -8,8 +8,9 @@ between two cards of a suit). A good match whose leaders are too alike gets a
 second look, band and templates with their contrast stretched locally: a pale
 numeral (yellow on yellow, or under glare) then counts as much as black print.
 Given a deck's own learnt model (``vision.band_model``), the model names the
-card instead, as far as ``trust`` says such reads are right, and the ranking
-only says whether the band looks like an index.
+card instead, as far as ``trust`` says such reads are right: the templates' first
+look (no second) and their pairwise verdict on the model's winner and runner-up
+are only evidence for that trust.
 """
 
 from __future__ import annotations
@@ -146,11 +147,41 @@ class Classifier:
             sure = trust(look.nearest, look.runner_up,
                          np.array([t[0] == n for t, n in zip(told, names, strict=True)], float),
                          np.array([t[1] for t in told]), np.array([t[2] for t in told]),
-                         np.full(len(idx), h), off)
+                         np.full(len(idx), h), off,
+                         self.pair_margins([placed[i] for i in idx], [hvs[i] for i in idx],
+                                    np.stack([look.best, look.second], axis=1),
+                                    [colours[i] for i in idx]))
             for i, token, c, (_, _, score, cands) in zip(idx, names, sure.tolist(), told,
                                                          strict=True):
                 # Below NAME_AT such reads were wrong now and then: the band asks.
                 out[i] = (token if c >= NAME_AT else UNKNOWN, float(c), score, cands)
+        return out
+
+    def pair_margins(self, placed: list[Placed], hvs: list[int], pairs: NDArray[np.intp],
+              colours: list[FloatImage]) -> FloatImage:
+        """Per band, how much better the templates explain it as the first of its
+        ``pairs`` (the model's winner) than as the second (its runner-up): compared
+        where the two differ and by colour, each at its best fit (negative: the
+        runner-up explains it better).
+
+        The model weighs the whole band at 1 px/mm; the templates see the index at
+        full detail, so they are a second opinion on just the pair the model
+        hesitated between (a 6 and an 8 of one suit).
+        """
+        out = np.zeros(len(placed))
+        by_height: dict[int, list[int]] = {}
+        for k, hv in enumerate(hvs):
+            by_height.setdefault(hv, []).append(k)
+        for hv, ks in by_height.items():
+            raw, rows = self.templates.normalised(hv, 2)[0], self.templates.rows(hv, 2)
+            order = pairs[ks]
+            corr = np.stack([placed[k].corr for k in ks])
+            cpen = np.maximum(np.stack([colours[k] for k in ks]) - COLOUR_FLOOR, 0.0)
+            wins, margins, _ = pairwise(np.stack([placed[k].views for k in ks]),
+                                        np.take_along_axis(corr.argmax(axis=1), order, 1),
+                                        raw[order], rows[order],
+                                        np.take_along_axis(cpen, order, 1))
+            out[ks] = np.where(wins == 0, margins, -margins)
         return out
 
     def _decide_group(self, hv: int, placed: list[Placed], samples: FloatImage,
@@ -204,7 +235,8 @@ class Classifier:
             if named(sc, nc, cpen[i], first, winner, win, own, margin):
                 out.append((tokens[winner], 0.5 + conf * 0.5, float(nc[winner]), cands))
                 continue
-            if float(sc[first]) >= MIN_SCORE:
+            # Given a learnt model, the first look is only evidence for its trust.
+            if float(sc[first]) >= MIN_SCORE and self.model is None:
                 again.append(i)
             out.append((UNKNOWN, conf * 0.5, float(nc[winner]), cands))
         if again:

@@ -5,9 +5,11 @@ from the bands a camera shows than from its own drawings, so a right card can li
 far and a wrong one near. What a read shows is weighed together instead: the
 nearest card's and the runner-up's distance, whether the templates name the same
 card and how surely, how well the band matches as an index, how much of it
-shows, and how much further the named card's colour lies than the nearest colour
-(a suit's colour taken for its neighbour's). A logistic model turns that into
-the share of such reads that were right on the tuning designs' room scenes;
+shows, how much further the named card's colour lies than the nearest colour
+(a suit's colour taken for its neighbour's), and which of the model's winner
+and runner-up the templates prefer where just those two differ. A logistic
+model turns that into the share of such reads that were right on the tuning
+designs' room scenes;
 ``python -m vision.trust_fit`` collects those reads again and refits it
 (scikit-learn's LogisticRegression), and prints the reliability on designs left
 out of the fit.
@@ -18,34 +20,51 @@ from __future__ import annotations
 from typing import Final
 
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.types import FloatImage
 
 # Fitted by ``python -m vision.trust_fit --designs 8 --scenes 10`` (tune-00..07).
 # Order: log nearest, log runner-up, templates agree, templates' confidence,
-# agree x confidence, index score, visible height / 16 mm, colour off / 10 Lab.
-WEIGHTS: Final = np.array([-4.3381, 4.2942, 1.5347, -1.2563, 1.4651, 1.6423, 0.2678,
-                          -0.5093])
-BIAS: Final = -0.176
+# agree x confidence, index score, visible height / 16 mm, colour off / 10 Lab,
+# the templates' margin for the winner over the runner-up.
+WEIGHTS: Final = np.array([-3.9096, 4.2664, 1.4463, -1.4556, 1.0962, 1.5206, 0.4439,
+                          -0.0814, 2.0554])
+BIAS: Final = -0.1489
 # The trust from which a band is named: on the designs left out of each fit, the
 # reads at or above it held no wrong card (the rest ask).
 NAME_AT: Final = 0.995
-_FLOOR: Final = 1e-3  # a distance of nothing is as good as this
+# Reads that ask whatever else they show (the fit leaves them out). A band further
+# than FAR_OUT from every card (squared distance per dimension; a band of the card
+# itself lies about 1 from its centre) lies where no drawing of the deck's cards did
+# (misplaced, half covered, a card the deck lacks): how much further the runner-up
+# lies then says little. A band whose colour lies COLOUR_OUT Lab further from the
+# named card's than from the nearest is another suit's card of that shape, which the
+# deck may lack (10 of the 14 tuning reads past it were right).
+FAR_OUT: Final = 2.0
+COLOUR_OUT: Final = 15.0
+FLOOR: Final = 1e-3  # a distance of nothing is as good as this
 
 
 def evidence(nearest: FloatImage, runner_up: FloatImage, agree: FloatImage,
              told: FloatImage, score: FloatImage, visible_mm: FloatImage,
-             colour_off: FloatImage) -> FloatImage:
+             colour_off: FloatImage, pair: FloatImage) -> FloatImage:
     """The trust model's inputs, one row per read (see ``WEIGHTS``)."""
-    return np.stack([np.log(nearest + _FLOOR), np.log(runner_up + _FLOOR), agree, told,
-                     agree * told, score, visible_mm / 16.0, colour_off / 10.0],
+    return np.stack([np.log(nearest + FLOOR), np.log(runner_up + FLOOR), agree, told,
+                     agree * told, score, visible_mm / 16.0, colour_off / 10.0, pair],
                     axis=-1).astype(np.float64)
 
 
 def trust(nearest: FloatImage, runner_up: FloatImage, agree: FloatImage,
           told: FloatImage, score: FloatImage, visible_mm: FloatImage,
-          colour_off: FloatImage) -> FloatImage:
+          colour_off: FloatImage, pair: FloatImage) -> FloatImage:
     """Per read, the share of such reads that named the right card (0..1)."""
-    x = evidence(nearest, runner_up, agree, told, score, visible_mm,
-                 colour_off) @ WEIGHTS + BIAS
-    return np.asarray(1.0 / (1.0 + np.exp(-x)), np.float64)
+    ev = evidence(nearest, runner_up, agree, told, score, visible_mm, colour_off, pair)
+    return np.where(outside(ev), 0.0, 1.0 / (1.0 + np.exp(-(ev @ WEIGHTS + BIAS))))
+
+
+def outside(ev: FloatImage) -> NDArray[np.bool_]:
+    """Per read (a row of ``evidence``), whether it lies where reads ask whatever else
+    they show (``FAR_OUT``, ``COLOUR_OUT``)."""
+    return np.asarray((ev[..., 0] > np.log(FAR_OUT + FLOOR))
+                      | (ev[..., 7] > COLOUR_OUT / 10.0))

@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 from vision.position import UNKNOWN
-from vision.profile import DeckProfile, builtin_profile
+from vision.profile import BLUR, DeckProfile, builtin_profile
 from vision.reading.classify import Classifier, colour_distance, suit_chroma
-from vision.reading.templates import Templates
+from vision.reading.placement import SHIFT_PX, Placed
+from vision.reading.templates import Templates, ncc_rows
 
 
 def _band(profile: DeckProfile, token: str, rng: np.random.Generator) -> np.ndarray:
@@ -84,3 +85,24 @@ def test_a_troops_colour_is_its_suits_and_a_tactics_its_own():
     out = suit_chroma(tokens, chroma)
     assert np.array_equal(out[0], out[2]) and np.array_equal(out[0], chroma[1])
     assert np.array_equal(out[3], chroma[3]) and np.array_equal(out[4], chroma[4])
+
+
+def test_the_templates_judge_the_pair_a_model_hesitated_between():
+    """Given the two cards a learnt model wavered between, the templates compare just
+    those two where they differ: the card shown explains its band better."""
+    profile = builtin_profile("classic")
+    classifier = _classifier(profile)
+    tp = classifier.templates
+    rng = np.random.default_rng(5)
+    at = profile.tokens.index
+    hv = tp.visible_px(16.0)
+    for shown, other in (("R6", "R8"), ("B3", "B5"), ("Y9", "Y10"), ("AL", "DA")):
+        crop = _band(profile, shown, rng)
+        gray = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (0, 0), BLUR)
+        views = tp.views(gray, SHIFT_PX, SHIFT_PX, hv, SHIFT_PX, 2)
+        placed = Placed(0.0, crop, np.ones(3, np.float32), gray, SHIFT_PX, SHIFT_PX, views,
+                        ncc_rows(views, tp.normalised(hv, 2)[1]))
+        colours = np.zeros(len(profile.tokens), np.float32)
+        pairs = np.array([[at(shown), at(other)], [at(other), at(shown)]])
+        got = classifier.pair_margins([placed, placed], [hv, hv], pairs, [colours, colours])
+        assert got[0] > 0.1 and got[1] == pytest.approx(-got[0]), (shown, other, got)

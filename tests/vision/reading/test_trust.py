@@ -20,9 +20,10 @@ LACKING = ["Y3", "O8", "R5", "B9", "AL"]
 
 
 def _trust(nearest: float, runner_up: float, agree: bool = True, told: float = 0.9,
-           score: float = 0.95, visible: float = 16.0, colour_off: float = 0.0) -> float:
+           score: float = 0.95, visible: float = 16.0, colour_off: float = 0.0,
+           pair: float = 0.2) -> float:
     one = (np.array([v], float) for v in (nearest, runner_up, agree, told, score, visible,
-                                          colour_off))
+                                          colour_off, pair))
     return float(trust(*one)[0])
 
 
@@ -37,6 +38,13 @@ def test_a_band_near_one_card_and_far_from_the_rest_is_trusted():
     assert _trust(1.0, 4.0, visible=10.0) < _trust(1.0, 4.0)
     # A band whose colour lies nearer another suit's than the named card's.
     assert _trust(0.5, 8.0, colour_off=15.0) < _trust(0.5, 8.0)
+    # The templates, looking where the model's winner and runner-up differ, preferring
+    # the runner-up.
+    assert _trust(1.0, 4.0, pair=-0.3) < _trust(1.0, 4.0, pair=0.3)
+    # Beyond where the deck's drawings lay, or in another suit's colour (a card of
+    # that shape the deck may lack), a band asks however sure the rest looks.
+    assert _trust(2.5, 40.0, pair=1.0) == 0.0
+    assert _trust(0.5, 8.0, colour_off=20.0, pair=1.0) == 0.0
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +86,7 @@ def test_the_refit_trusts_what_was_right_on_designs_it_left_out():
         for right in [True] * 60 + [False] * 20:
             near = rng.uniform(0.2, 1.5) if right else rng.uniform(1.0, 4.0)
             one = (np.array([v], float) for v in (near, near + rng.uniform(0.5, 4.0),
-                                                  float(right), 0.8, 0.9, 16.0, 0.0))
+                                                  float(right), 0.8, 0.9, 16.0, 0.0, 0.1))
             rows.append({"design": design, "evidence": evidence(*one)[0].tolist(),
                          "right": right})
     _, held = fit(rows)
