@@ -28,9 +28,9 @@ from vision.types import FloatImage
 # Order: log nearest, log runner-up, templates agree, templates' confidence,
 # agree x confidence, index score, visible height / 16 mm, colour off / 10 Lab,
 # the templates' margin for the winner over the runner-up.
-WEIGHTS: Final = np.array([-3.9096, 4.2664, 1.4463, -1.4556, 1.0962, 1.5206, 0.4439,
-                          -0.0814, 2.0554])
-BIAS: Final = -0.1489
+WEIGHTS: Final = np.array([-4.0612, 4.2902, 1.085, -1.4149, 1.1116, 1.4116, 0.4257,
+                          -0.0304, 2.0615])
+BIAS: Final = -0.0816
 # The trust from which a band is named: on the designs left out of each fit, the
 # reads at or above it held no wrong card (the rest ask).
 NAME_AT: Final = 0.995
@@ -38,7 +38,8 @@ NAME_AT: Final = 0.995
 # than FAR_OUT from every card (squared distance per dimension; a band of the card
 # itself lies about 1 from its centre) lies where no drawing of the deck's cards did
 # (misplaced, half covered, a card the deck lacks): how much further the runner-up
-# lies then says little. A band whose colour lies COLOUR_OUT Lab further from the
+# lies then says little, and only the templates naming the same card vouch for it
+# (a deck enrolled from photos unlike the camera's bands lies that far often). A band whose colour lies COLOUR_OUT Lab further from the
 # named card's than from the nearest is another suit's card of that shape, which the
 # deck may lack (10 of the 14 tuning reads past it were right).
 FAR_OUT: Final = 2.0
@@ -65,6 +66,6 @@ def trust(nearest: FloatImage, runner_up: FloatImage, agree: FloatImage,
 
 def outside(ev: FloatImage) -> NDArray[np.bool_]:
     """Per read (a row of ``evidence``), whether it lies where reads ask whatever else
-    they show (``FAR_OUT``, ``COLOUR_OUT``)."""
-    return np.asarray((ev[..., 0] > np.log(FAR_OUT + FLOOR))
+    they show (``FAR_OUT`` unless the templates agree, ``COLOUR_OUT``)."""
+    return np.asarray(((ev[..., 0] > np.log(FAR_OUT + FLOOR)) & (ev[..., 2] < 0.5))
                       | (ev[..., 7] > COLOUR_OUT / 10.0))

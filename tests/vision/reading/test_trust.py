@@ -43,7 +43,7 @@ def test_a_band_near_one_card_and_far_from_the_rest_is_trusted():
     assert _trust(1.0, 4.0, pair=-0.3) < _trust(1.0, 4.0, pair=0.3)
     # Beyond where the deck's drawings lay, or in another suit's colour (a card of
     # that shape the deck may lack), a band asks however sure the rest looks.
-    assert _trust(2.5, 40.0, pair=1.0) == 0.0
+    assert _trust(2.5, 40.0, agree=False, told=0.0, pair=1.0) == 0.0
     assert _trust(0.5, 8.0, colour_off=20.0, pair=1.0) == 0.0
 
 
