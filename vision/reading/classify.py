@@ -149,8 +149,8 @@ class Classifier:
                          np.array([t[1] for t in told]), np.array([t[2] for t in told]),
                          np.full(len(idx), h), off,
                          self.pair_margins([placed[i] for i in idx], [hvs[i] for i in idx],
-                                    np.stack([look.best, look.second], axis=1),
-                                    [colours[i] for i in idx]))
+                                           np.stack([look.best, look.second], axis=1),
+                                           [colours[i] for i in idx]))
             for i, token, c, (_, _, score, cands) in zip(idx, names, sure.tolist(), told,
                                                          strict=True):
                 # Below NAME_AT such reads were wrong now and then: the band asks.
@@ -158,7 +158,7 @@ class Classifier:
         return out
 
     def pair_margins(self, placed: list[Placed], hvs: list[int], pairs: NDArray[np.intp],
-              colours: list[FloatImage]) -> FloatImage:
+                     colours: list[FloatImage]) -> FloatImage:
         """Per band, how much better the templates explain it as the first of its
         ``pairs`` (the model's winner) than as the second (its runner-up): compared
         where the two differ and by colour, each at its best fit (negative: the

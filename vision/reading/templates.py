@@ -26,7 +26,7 @@ LOCAL_SIGMA: Final = 3.0  # px: the neighbourhood a second look stretches the co
 LOCAL_FLOOR: Final = 0.02  # grey level spread (0..1) below which a neighbourhood is flat
 # Visible heights whose cut templates are kept. A game's bands show a few heights again
 # and again (40 table changes: 32 px nearly always, 30, 31 and 23 now and then), but a
-# room's crooked fans show a dozen in one frame, and over a long session nearly every
+# room's crooked fans show several in one frame, and over a long session nearly every
 # height turns up once: the least recently used go. Cut on every other pixel (what
 # ranking uses) a height costs 0.8 MB of the builtin deck, so 16 cost some 13 MB; at
 # full resolution, and stretched locally (a second look: seldom asked, its leaders

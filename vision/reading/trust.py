@@ -9,10 +9,9 @@ shows, how much further the named card's colour lies than the nearest colour
 (a suit's colour taken for its neighbour's), and which of the model's winner
 and runner-up the templates prefer where just those two differ. A logistic
 model turns that into the share of such reads that were right on the tuning
-designs' room scenes;
-``python -m vision.trust_fit`` collects those reads again and refits it
-(scikit-learn's LogisticRegression), and prints the reliability on designs left
-out of the fit.
+designs' room scenes; ``python -m vision.trust_fit`` collects those reads again
+and refits it (scikit-learn's LogisticRegression), and prints the reliability
+on designs left out of the fit.
 """
 
 from __future__ import annotations
@@ -67,5 +66,6 @@ def trust(nearest: FloatImage, runner_up: FloatImage, agree: FloatImage,
 def outside(ev: FloatImage) -> NDArray[np.bool_]:
     """Per read (a row of ``evidence``), whether it lies where reads ask whatever else
     they show (``FAR_OUT`` unless the templates agree, ``COLOUR_OUT``)."""
-    return np.asarray(((ev[..., 0] > np.log(FAR_OUT + FLOOR)) & (ev[..., 2] < 0.5))
-                      | (ev[..., 7] > COLOUR_OUT / 10.0))
+    nearest, agree, colour_off = ev[..., 0], ev[..., 2], ev[..., 7]  # as ``evidence``
+    return np.asarray(((nearest > np.log(FAR_OUT + FLOOR)) & (agree < 0.5))
+                      | (colour_off > COLOUR_OUT / 10.0))
