@@ -61,4 +61,4 @@ def merge(last: FrameRead, fresh: FrameRead, zones: Iterable[str]) -> FrameRead:
     """The last read with ``zones`` replaced by a fresh read of just those zones."""
     redone = set(zones)
     cards: list[CardRead] = [c for c in last.cards if c.zone not in redone] + fresh.cards
-    return FrameRead(cards, fresh.calibration, fresh.foreground, fresh.light)
+    return FrameRead(cards, fresh.calibration, fresh.foreground, fresh.light, fresh.soft_mm)

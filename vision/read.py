@@ -91,6 +91,7 @@ from vision.reading.zones import (
     zone_matrix,
 )
 from vision.render_mat import render_mat
+from vision.sharpness import UNMEASURED_MM, blur_mm
 from vision.types import FloatImage, Image
 
 _BLAS: Final = ThreadpoolController()
@@ -152,6 +153,7 @@ class FrameRead:
     calibration: Calibration
     foreground: NDArray[np.bool_]  # low-res top-down "not mat" mask
     light: FloatImage  # the light's gain field (BGR) on a grid of 8 low-res pixels
+    soft_mm: float | None = None  # how soft the frame is at the mat (``vision.sharpness``)
 
     def __post_init__(self) -> None:
         # Each card exists once: a token read at two places (a look-alike misread as
@@ -182,7 +184,8 @@ class FrameRead:
             "cards": [c.to_json() for c in self.cards],
             "unknown": sum(c.token == UNKNOWN for c in self.cards),
             "calibration": {"missing_markers": self.calibration.missing,
-                            "fresh": self.calibration.fresh},
+                            "fresh": self.calibration.fresh,
+                            "soft_mm": None if self.soft_mm is None else round(self.soft_mm, 2)},
         }
 
 
@@ -234,6 +237,9 @@ class Reader:
         corrected = self.light.true_colours(low, gain)
         fg = not_mat(corrected, self._ref8)
         m2f = calib.mat_to_frame
+        # How soft the frame is: a sure-looking read of a blurred index is less sure.
+        measured = blur_mm(frame, calib, self.layout)
+        soft = UNMEASURED_MM if measured is None else measured
         # Every zone's reading runs side by side: each asks for one band at a time
         # (where it looks next depends on what it found), and the bands all zones
         # ask for at once are read together, one call per step for all of them.
@@ -246,13 +252,13 @@ class Reader:
         while asked:
             names = list(asked)
             batches = [asked.pop(n) for n in names]
-            got = self._read_bands([a for b in batches for a in b], frame, m2f, light)
+            got = self._read_bands([a for b in batches for a in b], frame, m2f, light, soft)
             k = 0
             for name, b in zip(names, batches, strict=True):
                 _advance(readers[name], got[k:k + len(b)], name, asked, done)
                 k += len(b)
         cards = [rd for name in readers for rd in done[name]]
-        return FrameRead(cards, calib, fg.astype(bool), gain)
+        return FrameRead(cards, calib, fg.astype(bool), gain, measured)
 
     # -- one zone ----------------------------------------------------------------------
     def _read_zone(self, zone: Zone, fg_all: Image, colour_all: FloatImage) -> _Asking:
@@ -376,10 +382,11 @@ class Reader:
 
     # -- the bands asked for -------------------------------------------------------------
     def _read_bands(self, asks: list[Ask], frame: Image, m2f: FloatImage,
-                    light: Light) -> list[CardRead | None]:
-        """The card each ask's band shows (``None``: a line in the art, not a card)."""
+                    light: Light, soft: float) -> list[CardRead | None]:
+        """The card each ask's band shows (``None``: a line in the art, not a card);
+        ``soft``: how soft the frame is (mm, ``vision.sharpness``)."""
         m, h = round(REFINE_MM * TPL_PX), self.templates.th
-        bands = self._bands(asks, m2f, light)
+        bands = self._bands(asks, m2f, light, soft)
         # The tilt from each card's own top edge (and the lines parallel to it).
         cols = self.top_edges.strip_cols()
         edges = self.top_edges.find(np.stack([
@@ -387,7 +394,8 @@ class Reader:
             for b in bands]))
         return self._read_many(bands, edges, frame)
 
-    def _bands(self, asks: list[Ask], m2f: FloatImage, light: Light) -> list[Band]:
+    def _bands(self, asks: list[Ask], m2f: FloatImage, light: Light, soft: float,
+               ) -> list[Band]:
         """The asks in frame terms: each band's corner, its matrix, height and light."""
         if not asks:
             return []
@@ -400,7 +408,7 @@ class Reader:
                                                            for a in asks}.values()}
         glare = self.light.mat_glare(light, [a.zone for a in asks], mids)
         return [Band(a, u0, v0, to_frame[a.zone.name], self.templates.visible_px(a.visible),
-                     g, s)
+                     g, s, soft)
                 for a, (u0, v0), g, s in zip(asks, corners, inverse, glare, strict=True)]
 
     def _read_many(self, bands: list[Band], edges: list[Edge],
@@ -460,7 +468,8 @@ class Reader:
                 if b.ask.certain or float(pl.corr.max()) >= INDEX_LIKE]
         named = self.classifier.decide_many(
             [placed[i] for i in keep], [bands[i].hv for i in keep],
-            [bands[i].gain * 255.0 for i in keep], [bands[i].glare for i in keep])
+            [bands[i].gain * 255.0 for i in keep], [bands[i].glare for i in keep],
+            [bands[i].soft for i in keep])
         out: list[CardRead | None] = [None] * len(bands)
         for i, (token, conf, score, cands) in zip(keep, named, strict=True):
             band, pl = bands[i], placed[i]

@@ -28,7 +28,7 @@ from vision.types import FloatImage
 # agree x confidence, index score, visible height / 16 mm, colour off / 10 Lab,
 # the templates' margin for the winner over the runner-up.
 WEIGHTS: Final = np.array([-4.0612, 4.2902, 1.085, -1.4149, 1.1116, 1.4116, 0.4257,
-                          -0.0304, 2.0615])
+                          -0.0304, 2.0615, 0.0])
 BIAS: Final = -0.0816
 # The trust from which a band is named: on the designs left out of each fit, the
 # reads at or above it held no wrong card (the rest ask).
@@ -48,18 +48,18 @@ FLOOR: Final = 1e-3  # a distance of nothing is as good as this
 
 def evidence(nearest: FloatImage, runner_up: FloatImage, agree: FloatImage,
              told: FloatImage, score: FloatImage, visible_mm: FloatImage,
-             colour_off: FloatImage, pair: FloatImage) -> FloatImage:
+             colour_off: FloatImage, pair: FloatImage, soft: FloatImage) -> FloatImage:
     """The trust model's inputs, one row per read (see ``WEIGHTS``)."""
     return np.stack([np.log(nearest + FLOOR), np.log(runner_up + FLOOR), agree, told,
-                     agree * told, score, visible_mm / 16.0, colour_off / 10.0, pair],
+                     agree * told, score, visible_mm / 16.0, colour_off / 10.0, pair, soft],
                     axis=-1).astype(np.float64)
 
 
 def trust(nearest: FloatImage, runner_up: FloatImage, agree: FloatImage,
           told: FloatImage, score: FloatImage, visible_mm: FloatImage,
-          colour_off: FloatImage, pair: FloatImage) -> FloatImage:
+          colour_off: FloatImage, pair: FloatImage, soft: FloatImage) -> FloatImage:
     """Per read, the share of such reads that named the right card (0..1)."""
-    ev = evidence(nearest, runner_up, agree, told, score, visible_mm, colour_off, pair)
+    ev = evidence(nearest, runner_up, agree, told, score, visible_mm, colour_off, pair, soft)
     return np.where(outside(ev), 0.0, 1.0 / (1.0 + np.exp(-(ev @ WEIGHTS + BIAS))))
 
 
