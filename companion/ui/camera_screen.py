@@ -21,6 +21,7 @@ from companion.ui.layout import MIN_TARGET, Layout
 from companion.ui.screens import Intent, Scene, Target, card_words, top_bar
 from vision.calibrate import Calibration, CalibrationError, Calibrator
 from vision.enroll import Enrolment, Step
+from vision.sharpness import TOO_SOFT_MM, blur_mm
 from vision.types import Image
 
 NO_CARD_LOOKS = 20  # looks at an empty zone (about 5 s) before saying no card is seen
@@ -29,22 +30,26 @@ NO_CARD_LOOKS = 20  # looks at an empty zone (about 5 s) before saying no card i
 @dataclass
 class CameraState:
     """The latest frame and what calibrating it found: ``problem`` the whole reason it
-    could not (up to a paragraph, shown on a tap), ``headline`` that in one short line."""
+    could not (up to a paragraph, shown on a tap), ``headline`` that in one short line;
+    ``soft_mm`` how soft the calibrated frame is at the mat (``vision.sharpness``)."""
 
     image: Image | None = None
     calibration: Calibration | None = None
     problem: str = ""
     markers: dict[int, np.ndarray] | None = None
     headline: str = ""
+    soft_mm: float | None = None
 
 
 def look_at(frame: Image | None, calibrator: Calibrator) -> CameraState:
     if frame is None:
         return CameraState(problem=_("No picture from the camera."))
     try:
-        return CameraState(frame, calibrator.update(frame))
+        calibration = calibrator.update(frame)
     except CalibrationError as error:
         return refused(frame, error)
+    return CameraState(frame, calibration,
+                       soft_mm=blur_mm(frame, calibration, calibrator.layout))
 
 
 def refused(frame: Image | None, error: CalibrationError) -> CameraState:
@@ -118,11 +123,13 @@ def draw_camera(surface: pygame.Surface, layout: Layout, scene: Scene,
     surface.fill(theme.BACKGROUND)
     targets = top_bar(surface, layout, scene, _("Camera"))
     board = layout.board.union(layout.bottom_bar)
-    text_h = layout.px(96) if not layout.portrait else layout.px(170)
+    # Upright, the buttons sit under the text: room kept for five lines above them.
+    text_h = layout.px(96) if not layout.portrait else layout.px(200)
     area = pygame.Rect(board.left + 8, board.top + 8, board.width - 16,
                        board.height - text_h - 16)
     pygame.draw.rect(surface, theme.PANEL, area, border_radius=8)
     lines: list[tuple[str, theme.RGB]] = []
+    soft = camera.soft_mm is not None and camera.soft_mm > TOO_SOFT_MM
     if camera.image is not None:
         image = _frame_surface(annotated(camera, calibrator), area.size)
         surface.blit(image, image.get_rect(center=area.center))
@@ -132,6 +139,13 @@ def draw_camera(surface: pygame.Surface, layout: Layout, scene: Scene,
             lines.append((ngettext("Mat found: {n} of {m} marker, error {e:.1f} mm.",
                                    "Mat found: {n} of {m} markers, error {e:.1f} mm.", m).format(
                 n=len(cal.seen), m=m, e=cal.reprojection_mm), theme.GOOD))
+            # A soft frame blurs an index's numerals together: said before it misreads.
+            if soft:
+                lines.append((_("The picture is soft (blur {mm:.1f} mm): focus the lens, "
+                                "or steady the camera.").format(mm=camera.soft_mm), theme.BAD))
+            elif camera.soft_mm is not None:
+                lines.append((_("Picture sharp (blur {mm:.1f} mm).").format(mm=camera.soft_mm),
+                              theme.MUTED))
             if cal.missing:
                 lines.append((_("Markers hidden: {ids}. The last good fit is kept.").format(
                     ids=", ".join(str(i) for i in cal.missing)), theme.MUTED))
@@ -142,7 +156,7 @@ def draw_camera(surface: pygame.Surface, layout: Layout, scene: Scene,
         lines.append((camera.headline or camera.problem, theme.BAD))
         lines.append((_("Calibrate: the whole mat in view, its corner markers uncovered."),
                       theme.TEXT))
-    else:  # enrolling needs the mat calibrated: said once it is
+    elif not soft:  # enrolling needs the mat calibrated and sharp: said once it is
         lines.append((_("Your own printed deck: tap \u201cEnrol a deck\u201d and lay each card "
                         "in the lit zone as asked."), theme.MUTED))
     if scene.toast:

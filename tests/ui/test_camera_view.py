@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import cv2
 import numpy as np
 import pygame
 import pytest
@@ -16,6 +17,8 @@ from companion.ui.screens import Intent
 from companion.ui.shots import demo_frame, refused_frame
 from companion.ui.terminal import ViewModel
 from vision.calibrate import Calibrator
+from vision.render_mat import render_mat
+from vision.sharpness import TOO_SOFT_MM
 
 
 def test_a_photographed_mat_is_calibrated_and_its_zones_drawn_in_green() -> None:
@@ -79,5 +82,53 @@ def test_a_refused_calibration_shows_a_headline_and_its_whole_reason_on_a_tap(
         assert "Elrejt" in shown
         _tap(view, Intent("details"))  # the panel (or Hide) closes it
         assert "Miért?" in _drawn(view, monkeypatch)
+    finally:
+        i18n.set_language("en")
+
+
+PX = 2.0 * 0.9  # px/mm of the mat photographs below
+
+
+def _mat_photo(sigma_mm: float) -> np.ndarray:
+    """The printed mat, turned a little (edges between pixels), blurred by ``sigma_mm``."""
+    mat = render_mat(2.0)
+    h, w = mat.shape[:2]
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), 4.0, 0.9)
+    frame = cv2.warpAffine(mat, turn, (w, h), flags=cv2.INTER_AREA, borderValue=(40, 60, 80))
+    return cv2.GaussianBlur(frame, (0, 0), sigma_mm * PX) if sigma_mm > 0 else frame
+
+
+def _camera_view(frame: np.ndarray) -> PygameView:
+    view = PygameView(LANDSCAPE)
+    view.show(ViewModel("t", flags=[], statuses=[]))
+    view.camera_frame(frame)
+    view.act(Intent("go", value="camera"))
+    return view
+
+
+def test_a_sharp_photo_is_said_sharp_and_asks_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = look_at(_mat_photo(0.0), Calibrator())
+    assert state.soft_mm is not None and state.soft_mm < TOO_SOFT_MM
+    shown = " ".join(_drawn(_camera_view(_mat_photo(0.0)), monkeypatch))
+    assert f"Picture sharp (blur {state.soft_mm:.1f} mm)." in shown
+    assert "soft" not in shown and "Your own printed deck" in shown
+
+
+def test_a_soft_photo_tells_the_player_to_focus_or_steady_the_camera(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # An index's numerals blur together this soft: the player is told, with the figure,
+    # before the cards misread (and before a deck is enrolled from such pictures).
+    frame = _mat_photo(1.4)
+    state = look_at(frame, Calibrator())
+    assert state.calibration is not None and not state.problem
+    assert state.soft_mm is not None and state.soft_mm > TOO_SOFT_MM + 0.2
+    shown = " ".join(_drawn(_camera_view(frame), monkeypatch))
+    assert (f"The picture is soft (blur {state.soft_mm:.1f} mm): focus the lens, or steady "
+            "the camera.") in shown
+    assert "Picture sharp" not in shown and "Your own printed deck" not in shown
+    i18n.set_language("nl")
+    try:
+        shown = " ".join(_drawn(_camera_view(frame), monkeypatch))
+        assert f"Het beeld is onscherp (vervaging {state.soft_mm:.1f} mm)" in shown
     finally:
         i18n.set_language("en")
