@@ -91,7 +91,7 @@ from vision.reading.zones import (
     zone_matrix,
 )
 from vision.render_mat import render_mat
-from vision.sharpness import UNMEASURED_MM, blur_mm
+from vision.sharpness import blur_mm
 from vision.types import FloatImage, Image
 
 _BLAS: Final = ThreadpoolController()
@@ -237,9 +237,8 @@ class Reader:
         corrected = self.light.true_colours(low, gain)
         fg = not_mat(corrected, self._ref8)
         m2f = calib.mat_to_frame
-        # How soft the frame is: a sure-looking read of a blurred index is less sure.
-        measured = blur_mm(frame, calib, self.layout)
-        soft = UNMEASURED_MM if measured is None else measured
+        # How soft the frame is, said with the read: a soft frame names few cards.
+        soft = blur_mm(frame, calib, self.layout)
         # Every zone's reading runs side by side: each asks for one band at a time
         # (where it looks next depends on what it found), and the bands all zones
         # ask for at once are read together, one call per step for all of them.
@@ -252,13 +251,13 @@ class Reader:
         while asked:
             names = list(asked)
             batches = [asked.pop(n) for n in names]
-            got = self._read_bands([a for b in batches for a in b], frame, m2f, light, soft)
+            got = self._read_bands([a for b in batches for a in b], frame, m2f, light)
             k = 0
             for name, b in zip(names, batches, strict=True):
                 _advance(readers[name], got[k:k + len(b)], name, asked, done)
                 k += len(b)
         cards = [rd for name in readers for rd in done[name]]
-        return FrameRead(cards, calib, fg.astype(bool), gain, measured)
+        return FrameRead(cards, calib, fg.astype(bool), gain, soft)
 
     # -- one zone ----------------------------------------------------------------------
     def _read_zone(self, zone: Zone, fg_all: Image, colour_all: FloatImage) -> _Asking:
@@ -382,11 +381,10 @@ class Reader:
 
     # -- the bands asked for -------------------------------------------------------------
     def _read_bands(self, asks: list[Ask], frame: Image, m2f: FloatImage,
-                    light: Light, soft: float) -> list[CardRead | None]:
-        """The card each ask's band shows (``None``: a line in the art, not a card);
-        ``soft``: how soft the frame is (mm, ``vision.sharpness``)."""
+                    light: Light) -> list[CardRead | None]:
+        """The card each ask's band shows (``None``: a line in the art, not a card)."""
         m, h = round(REFINE_MM * TPL_PX), self.templates.th
-        bands = self._bands(asks, m2f, light, soft)
+        bands = self._bands(asks, m2f, light)
         # The tilt from each card's own top edge (and the lines parallel to it).
         cols = self.top_edges.strip_cols()
         edges = self.top_edges.find(np.stack([
@@ -394,8 +392,7 @@ class Reader:
             for b in bands]))
         return self._read_many(bands, edges, frame)
 
-    def _bands(self, asks: list[Ask], m2f: FloatImage, light: Light, soft: float,
-               ) -> list[Band]:
+    def _bands(self, asks: list[Ask], m2f: FloatImage, light: Light) -> list[Band]:
         """The asks in frame terms: each band's corner, its matrix, height and light."""
         if not asks:
             return []
@@ -408,7 +405,7 @@ class Reader:
                                                            for a in asks}.values()}
         glare = self.light.mat_glare(light, [a.zone for a in asks], mids)
         return [Band(a, u0, v0, to_frame[a.zone.name], self.templates.visible_px(a.visible),
-                     g, s, soft)
+                     g, s)
                 for a, (u0, v0), g, s in zip(asks, corners, inverse, glare, strict=True)]
 
     def _read_many(self, bands: list[Band], edges: list[Edge],
@@ -468,8 +465,7 @@ class Reader:
                 if b.ask.certain or float(pl.corr.max()) >= INDEX_LIKE]
         named = self.classifier.decide_many(
             [placed[i] for i in keep], [bands[i].hv for i in keep],
-            [bands[i].gain * 255.0 for i in keep], [bands[i].glare for i in keep],
-            [bands[i].soft for i in keep])
+            [bands[i].gain * 255.0 for i in keep], [bands[i].glare for i in keep])
         out: list[CardRead | None] = [None] * len(bands)
         for i, (token, conf, score, cands) in zip(keep, named, strict=True):
             band, pl = bands[i], placed[i]

@@ -26,7 +26,6 @@ STEP_MM: Final = 0.1  # along the profile
 ALONG: Final = (0.2, 0.35, 0.5, 0.65, 0.8)  # where on each side (of its length)
 _GREY: Final = np.array([0.114, 0.587, 0.299], np.float32)
 TOO_SOFT_MM: Final = 1.0  # softer than this, a player is told to focus or steady the camera
-UNMEASURED_MM: Final = 1.5  # taken for a frame no marker measures: as soft as it tells
 MIN_STEP: Final = 25.0  # grey levels: a step fainter than this (glare, a shadow) says nothing
 
 

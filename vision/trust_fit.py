@@ -5,9 +5,11 @@ enrols it, its room scenes are read with every band named, and each read's
 evidence is kept with whether the card was right. A logistic regression over
 those reads gives the weights; its reliability is measured on each design left
 out of the fit in turn, and the lowest trust at which those held no wrong card is
-the suggested ``NAME_AT``. Never run on the held designs: they measure the result.
+the suggested ``NAME_AT``. ``--check N`` also reads the next N tuning designs, which
+the fit never sees, and prints its reliability on them. Never run on the held
+designs: they measure the result.
 
-    python -m vision.trust_fit --designs 8 --scenes 10 [--rows reads.json]
+    python -m vision.trust_fit --designs 8 --scenes 10 --check 12 [--rows reads.json]
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 from unittest import mock
 
 import numpy as np
+from numpy.typing import NDArray
 from sklearn.linear_model import LogisticRegression
 
 from vision import bench_designs, read
@@ -93,25 +96,42 @@ def fit(rows: list[dict[str, Any]]) -> tuple[LogisticRegression, FloatImage]:
     return LogisticRegression(C=1.0, max_iter=2000).fit(x[inside], y[inside]), held
 
 
+def _report(what: str, trusted: FloatImage, right: NDArray[np.bool_]) -> None:
+    """Per trust level, how many reads it names and how many of those were wrong."""
+    print(json.dumps({"reads": what, "count": len(right),
+                      "right_if_all_named": round(float(right.mean()), 4)}))
+    for level in LEVELS:
+        at = trusted >= level
+        print(json.dumps({"trust_at_least": level, "named": int(at.sum()),
+                          "wrong": int((at & ~right).sum())}))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--designs", type=int, default=8, help="tuning designs 0..N-1")
     ap.add_argument("--scenes", type=int, default=10, help="room scenes read per design")
+    ap.add_argument("--check", type=int, default=0,
+                    help="the next N tuning designs: read, never fitted, the fit checked on them")
+    ap.add_argument("--check-scenes", type=int, default=6, help="room scenes per checked design")
     ap.add_argument("--rows", type=Path, help="reads kept here (read again if it exists)")
     args = ap.parse_args(argv)
     if args.rows and args.rows.exists():
         rows = json.loads(args.rows.read_text())
     else:
         rows = [r for i in range(args.designs) for r in collect(i, args.scenes)]
+        rows += [r for i in range(args.designs, args.designs + args.check)
+                 for r in collect(i, args.check_scenes)]
         if args.rows:
             args.rows.write_text(json.dumps(rows))
-    model, held = fit(rows)
-    right = np.array([r["right"] for r in rows])
-    print(json.dumps({"reads": len(rows), "right_if_all_named": round(float(right.mean()), 4)}))
-    for level in LEVELS:
-        at = held >= level
-        print(json.dumps({"trust_at_least": level, "named": int(at.sum()),
-                          "wrong": int((at & ~right).sum())}))
+    fitted = [r for r in rows if int(r["design"].rsplit("-", 1)[1]) < args.designs]
+    checked = [r for r in rows if int(r["design"].rsplit("-", 1)[1]) >= args.designs]
+    model, held = fit(fitted)
+    right = np.array([r["right"] for r in fitted])
+    _report("held out by design", held, right)
+    if checked:
+        x = np.array([r["evidence"] for r in checked])
+        trusted = np.where(outside(x), 0.0, model.predict_proba(x)[:, 1])
+        _report("designs never fitted", trusted, np.array([r["right"] for r in checked]))
     safe = [lv for lv in LEVELS if not ((held >= lv) & ~right).any()]
     print(f"WEIGHTS = np.array({np.round(model.coef_[0], 4).tolist()})")
     print(f"BIAS = {round(float(model.intercept_[0]), 4)}")

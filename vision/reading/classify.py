@@ -41,7 +41,6 @@ from vision.reading.light import unveil
 from vision.reading.placement import SHIFT_PX, Placed
 from vision.reading.templates import IX, IY, Templates, local_contrast, ncc_rows
 from vision.reading.trust import NAME_AT, trust
-from vision.sharpness import UNMEASURED_MM
 from vision.types import FloatImage
 
 COLOUR_WEIGHT: Final = 1 / 100.0  # ranking penalty per Lab unit of colour difference
@@ -84,13 +83,11 @@ class Classifier:
 
     def decide_many(self, placed: list[Placed], hvs: list[int],
                     veils: list[FloatImage | None], glares: list[float] | None = None,
-                    softs: list[float] | None = None) -> list[Named]:
+                    ) -> list[Named]:
         """Name each placed band (visible ``hvs`` high), or ``unknown``; bands of one
         visible height are judged together. ``veils``: one over the light's gain
         over each band, to take glare off its colours (``None``: leave them);
-        ``glares``: the glare the mat around each band shows, the least taken off;
-        ``softs``: how soft the frame is around each (mm, ``vision.sharpness``; none
-        given: as soft as can be told)."""
+        ``glares``: the glare the mat around each band shows, the least taken off."""
         w = self.templates.tw
         cut = []
         groups: dict[tuple[int, tuple[int, ...], bool], list[int]] = {}
@@ -113,12 +110,11 @@ class Classifier:
             for k, (i, d) in enumerate(zip(idx, got, strict=True)):
                 out[i], colours[i] = d, cdist[k]
         if self.model is not None:
-            out = self._learnt(placed, hvs, out, colours,
-                               softs if softs is not None else [UNMEASURED_MM] * len(placed))
+            out = self._learnt(placed, hvs, out, colours)
         return out
 
     def _learnt(self, placed: list[Placed], hvs: list[int], decided: list[Named],
-                colours: list[FloatImage], softs: list[float]) -> list[Named]:
+                colours: list[FloatImage]) -> list[Named]:
         """The deck's own model names each placed band (``vision.band_model``); the
         templates' ranking stays as the candidates (whether a band looks like an
         index at all). ``colours``: per band, each token's colour distance from it."""
@@ -154,8 +150,7 @@ class Classifier:
                          np.full(len(idx), h), off,
                          self.pair_margins([placed[i] for i in idx], [hvs[i] for i in idx],
                                            np.stack([look.best, look.second], axis=1),
-                                           [colours[i] for i in idx]),
-                         np.array([softs[i] for i in idx]))
+                                           [colours[i] for i in idx]))
             for i, token, c, (_, _, score, cands) in zip(idx, names, sure.tolist(), told,
                                                          strict=True):
                 # Below NAME_AT such reads were wrong now and then: the band asks.

@@ -45,7 +45,6 @@ class Band:
     hv: int
     gain: FloatImage
     glare: float = 0.0  # the glare the mat around it shows (``MatLight.mat_glare``)
-    soft: float = 0.0  # how soft the frame is, mm (``vision.sharpness``)
 
 
 class Placed(NamedTuple):
@@ -116,7 +115,7 @@ class Placer:
         x0, y0, _ = self.band_matrix(band.u0, band.v0, pl.slope) @ np.array(
             [pl.tx, pl.ty, 1.0])
         return Band(band.ask, float(x0 - w / 2 + c * w / 2), float(y0 + s * w / 2),
-                    band.to_frame, band.hv, band.gain, band.glare, band.soft)
+                    band.to_frame, band.hv, band.gain, band.glare)
 
     def _warped(self, band: Band, slope: float, frame: Image,
                 ) -> tuple[Image, FloatImage, FloatImage]:

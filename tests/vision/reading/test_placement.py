@@ -45,7 +45,7 @@ def test_a_band_asked_for_a_few_mm_off_is_placed_on_the_card(reader, du, dv):
     t = ((y0 + y1) / 2 - r.y + ZONE_MARGIN) * LOW_PX  # the top edge, zone-local px
     cx = ((x0 + x1) / 2 - r.x + ZONE_MARGIN) * LOW_PX
     ask = Ask(zone, t + dv, cx + du, 16.0, True)
-    rd, = reader._read_bands([ask], frame, calib.mat_to_frame, light, 0.3)
+    rd, = reader._read_bands([ask], frame, calib.mat_to_frame, light)
     assert rd is not None and rd.token == "O7" and rd.confidence >= 0.75
     for got, want in zip(rd.corners[:2], table.cards[0].corners[:2], strict=True):
         assert np.hypot(got[0] - want[0], got[1] - want[1]) < 0.8

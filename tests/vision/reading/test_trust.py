@@ -21,9 +21,9 @@ LACKING = ["Y3", "O8", "R5", "B9", "AL"]
 
 def _trust(nearest: float, runner_up: float, agree: bool = True, told: float = 0.9,
            score: float = 0.95, visible: float = 16.0, colour_off: float = 0.0,
-           pair: float = 0.2, soft: float = 0.6) -> float:
+           pair: float = 0.2) -> float:
     one = (np.array([v], float) for v in (nearest, runner_up, agree, told, score, visible,
-                                          colour_off, pair, soft))
+                                          colour_off, pair))
     return float(trust(*one)[0])
 
 
@@ -86,8 +86,7 @@ def test_the_refit_trusts_what_was_right_on_designs_it_left_out():
         for right in [True] * 60 + [False] * 20:
             near = rng.uniform(0.2, 1.5) if right else rng.uniform(1.0, 4.0)
             one = (np.array([v], float) for v in (near, near + rng.uniform(0.5, 4.0),
-                                                  float(right), 0.8, 0.9, 16.0, 0.0, 0.1,
-                                                  0.6))
+                                                  float(right), 0.8, 0.9, 16.0, 0.0, 0.1))
             rows.append({"design": design, "evidence": evidence(*one)[0].tolist(),
                          "right": right})
     _, held = fit(rows)
