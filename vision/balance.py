@@ -1,13 +1,17 @@
 """The white balance of a deck enrolled from photos, one photo per card.
 
-Nothing in a photo on an unknown table is known to be grey, so the deck
-balances itself: one gain per photo makes the card's brightest print (its
-paper, border or white print) neutral, unless that lies far from the deck's
-median balance (then the face is coloured, and keeps its colour).
-Only where every photo shows the table around the card as the same
-near-grey is the table taken as the reference instead: a cream deck then
-keeps its cream, as the reader, which balances frames by the printed mat,
-sees it. A coloured cloth or wood is never taken for grey.
+Each photo has its own exposure and its own cast (the phone balances every shot
+its own way, the lamp moves), and nothing on an unknown table is known to be
+grey. What is known is that the cards of one deck print much of their face
+alike: the paper, a frame, a dark body, the border. So each card is brought to
+the deck's level by the gain that makes the print it shares with the others
+match theirs (``shared_gains``), and the deck as a whole keeps the photos'
+own average balance, unless its shared print shows a near-neutral white (the
+paper or a border), which is then made neutral. Only where every photo shows
+the table around the card as the same near-grey is the table taken as the
+reference instead: a cream deck then keeps its cream, as the reader, which
+balances frames by the printed mat, sees it. A coloured cloth or wood is never
+taken for grey, and no card's coloured print is ever taken for white.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Final
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.consensus import printed_alike
 from vision.types import FloatImage, Image
@@ -23,6 +28,22 @@ from vision.types import FloatImage, Image
 TABLE_GREY: Final = 12.0  # Lab chroma of a balanced table under which it may be grey
 TABLE_AGREE: Final = 4.0  # Lab units every photo's table lies within of their median
 TABLE_LEAST: Final = 40.0  # a table darker than this (0..255 grey) says little of colour
+
+BALANCE_MM: Final = 2.0  # px/mm of the cards compared when balancing a deck
+SHARED: Final = 0.3  # share of the card taken as the print all cards share: its least varied
+ROUNDS: Final = 5  # the deck's median card and each card's gain, made again in turn
+# Log-level spread (median over the shared print, after the gains) under which a
+# group's cards share print (a paper, a frame, a face): the photos' scatter taken
+# off, the same print differs by noise only.
+DECK_SHARES: Final = 0.05
+CAST_MOST: Final = 0.35  # log-gain per channel a lamp's or a phone's cast stays within
+LAMP_APART: Final = CAST_MOST  # a card's own white this far off the deck's is no white
+BRIGHTEST: Final = 97.0  # percentile of a card's grey from which its print is its brightest
+GROUP_LEAST: Final = 4  # cards printed alike from which their shared print says anything
+WHITE_CHROMA: Final = 15.0  # Lab chroma of the shared bright print that is taken as white
+WHITE_LEAST: Final = 120.0  # 0..255 grey from which shared print is bright enough for white
+_GREY: Final = np.array([0.114, 0.587, 0.299], np.float32)
+LEVELS: Final = (12.0, 245.0)  # 0..255: print outside these tells no gain (black, clipped)
 
 
 def table_colour(photo: Image) -> FloatImage:
@@ -66,64 +87,134 @@ def table_reference(gains: dict[str, FloatImage], tables: dict[str, FloatImage],
     return _neutral(np.median(balanced, axis=0))
 
 
-BALANCE_MM: Final = 2.0  # px/mm of the cards compared when balancing a deck
-BRIGHTEST: Final = 97.0  # percentile of a card's grey from which its print is its white
-# Log-gain (per channel) a card's own balance may lie off the deck's median: phones
-# balance each photo their own way (casts of a few tenths apart), while a coloured
-# face taken for white lies a whole unit or more off.
-LAMP_APART: Final = 0.35
-# Log-gain (per channel, colour only) by which a suit's median balance may lie off the
-# deck's before it counts as the suit's colour rather than its photos': the median of
-# some ten phone casts strays a few hundredths; a tinted paper or picture taken for
-# white, a tenth and more. Between the two the suit's offset is taken off in part.
-SUIT_APART: Final = (0.05, 0.10)
-SUIT_LEAST: Final = 6  # cards of a group from which its median balance says more than casts
+def _small(cards: dict[str, Image], tokens: list[str], px_per_mm: float) -> FloatImage:
+    """The cards at BALANCE_MM, a millimetre off every side (the outline's edge may
+    show some table), as (cards, h, w, 3) levels."""
+    h, w = cards[tokens[0]].shape[:2]
+    size = (max(8, round(w / px_per_mm * BALANCE_MM)), max(8, round(h / px_per_mm * BALANCE_MM)))
+    m = max(1, round(BALANCE_MM))
+    return np.stack([cv2.resize(cards[t], size, interpolation=cv2.INTER_AREA)[m:-m, m:-m]
+                     for t in tokens]).astype(np.float32)
+
+
+def _fit(logs: FloatImage) -> tuple[FloatImage, FloatImage, NDArray[np.bool_], float]:
+    """Per card of ``logs`` ((cards, h, w, 3) log levels), the log-gain that brings it
+    to the others where they print alike; and the median card, the shared print and
+    how far the cards still differ there (the median absolute difference).
+
+    The median card and the gains are made in turn: the cards' least varied
+    SHARED part is their shared print (what one card prints alone, its index or
+    picture, varies across them), and each gain is the median difference there.
+    Print near black or at the sensor's limit tells no gain, and is left out."""
+    gains = np.zeros((len(logs), 3), np.float32)
+    mid = np.median(logs, axis=0)
+    telling = ((mid.max(axis=-1) < np.log(LEVELS[1] + 4.0))
+               & (mid.min(axis=-1) > np.log(LEVELS[0] + 4.0)))
+    shared = telling
+    spread = np.zeros(mid.shape[:2], np.float32)
+    if telling.sum() < 20:
+        return gains, mid, shared, float("inf")
+    for _ in range(ROUNDS):
+        mid = np.median(logs - gains[:, None, None, :], axis=0)
+        off = logs - gains[:, None, None, :] - mid
+        spread = np.median(np.abs(off), axis=0).max(axis=-1)
+        shared = telling & (spread <= np.quantile(spread[telling], SHARED))
+        gains += np.median(off[:, shared], axis=1)
+        gains -= np.median(gains, axis=0)  # the deck's median card keeps its level
+    return gains, mid, shared, float(np.median(spread[shared]))
+
+
+def shared_gains(cards: dict[str, Image], px_per_mm: float = 6.0,
+                 ) -> tuple[dict[str, FloatImage], FloatImage | None]:
+    """Per card, the BGR gain that makes the print it shares with the cards printed
+    alike down to their colours (a suit's troops, the tactics, the terrain cards)
+    match theirs: each photo's own exposure and cast taken off, each group keeping
+    the average of its own photos' balance (a gain cannot tell a suit's colour from
+    a lamp's). And the deck's white: the suits' shared near-neutral bright print
+    (a paper, a border), where most suits show one, else ``None``. A card whose
+    group is too small to tell its shared print (or is not printed alike) is left
+    out."""
+    tokens = sorted(cards)
+    fitted: dict[str, FloatImage] = {}
+    whites: list[FloatImage | None] = []
+    if len(tokens) < 2:
+        return fitted, None
+    logs = np.log(_small(cards, tokens, px_per_mm) + 4.0)
+    for group, idx in _groups(tokens).items():
+        if len(idx) < GROUP_LEAST:
+            continue
+        got, mid, shared, spread = _fit(logs[idx])
+        # Print shared only loosely, or gains beyond any lamp's: not one layout's
+        # print under many lamps, but cards that differ (tactics of several colours).
+        if spread > DECK_SHARES or np.abs(got).max() > CAST_MOST:
+            continue
+        fitted.update((tokens[i], np.exp(-g).astype(np.float32))
+                      for i, g in zip(idx, got, strict=True))
+        if group.startswith("troop "):
+            whites.append(_white(mid, shared))
+    white = None
+    found = [w for w in whites if w is not None]
+    if len(found) > len(whites) // 2:
+        white = np.median(np.stack(found), axis=0).astype(np.float32)
+    return fitted, white
+
+
+def _groups(tokens: list[str]) -> dict[str, list[int]]:
+    """The indices of ``tokens`` per group of cards printed alike down to their
+    colours: each suit's troops, the tactics, the terrain cards."""
+    out: dict[str, list[int]] = {}
+    for i, t in enumerate(tokens):
+        group = printed_alike(t, suits=True)
+        out.setdefault(group if group.startswith("troop ") else printed_alike(t), []).append(i)
+    return out
+
+
+def _white(mid: FloatImage, shared: NDArray[np.bool_]) -> FloatImage | None:
+    """The shared print's white: its brightest quarter where that is bright and
+    near-neutral (a paper, a border), else ``None``."""
+    level = np.exp(mid[shared]) - 4.0
+    bright = level[level @ _GREY >= WHITE_LEAST]
+    if len(bright) < 20:
+        return None
+    colour = bright[bright @ _GREY >= np.percentile(bright @ _GREY, 75)].mean(axis=0)
+    return np.asarray(colour, np.float32) if _is_white(colour) else None
+
+
+def _is_white(colour: FloatImage) -> bool:
+    """Whether a print's colour may be a white under some lamp: bright, near-neutral."""
+    return (float(colour @ _GREY) >= WHITE_LEAST
+            and float(np.linalg.norm(_lab(colour)[0, 1:])) <= WHITE_CHROMA)
+
+
+def _brightest(card: Image, px_per_mm: float) -> FloatImage:
+    """A card's brightest print (its paper, border or white print, if it has one)."""
+    px = _small({"": card}, [""], px_per_mm).reshape(-1, 3)
+    lum = px @ _GREY
+    return np.asarray(px[lum >= np.percentile(lum, BRIGHTEST)].mean(axis=0), np.float32)
 
 
 def deck_gains(cards: dict[str, Image], px_per_mm: float = 6.0) -> dict[str, FloatImage]:
-    """Per card, the BGR gain that makes its white (its brightest print: the paper,
-    a white border or white print) neutral.
+    """Per card, its gain (``shared_gains``) and the deck's: the shared white made
+    neutral where there is one, else the photos' own average balance kept (a phone
+    balances each shot near enough on average; no coloured print is taken for white).
 
-    A card's own balance stands where it is a lamp's or a phone's (near the deck's
-    median one): a card whose brightest part is coloured (a full-bleed yellow face
-    with dark print) takes the deck's instead, and its face keeps its yellow. A
-    suit whose cards all balance off the deck alike has its offset taken off: a
-    tint all its cards share is the suit's, not a lamp's. A paper lit to the
-    sensor's limit counts as it shows.
-    """
-    tokens = sorted(cards)
-    if not tokens:
-        return {}
-    h, w = cards[tokens[0]].shape[:2]
-    size = (max(8, round(w / px_per_mm * BALANCE_MM)),
-            max(8, round(h / px_per_mm * BALANCE_MM)))
-    m = max(1, round(2 * BALANCE_MM))  # the outline's edge may show some table
-    own = []
-    for t in tokens:
-        px = cv2.resize(cards[t], size, interpolation=cv2.INTER_AREA)[m:-m, m:-m].reshape(
-            -1, 3).astype(np.float32)
-        lum = px @ np.array([0.114, 0.587, 0.299], np.float32)
-        white = px[lum >= np.percentile(lum, BRIGHTEST)].mean(axis=0)
-        own.append(np.log(_neutral(white)))
-    logs = np.array(own)
-    deck = np.median(logs, axis=0)
-    off = np.abs(logs - deck).max(axis=1) > LAMP_APART
-    logs[off] = deck
-    # A lamp's or a phone's cast does not care for the suit: where a suit's cards
-    # all balance alike off the deck, their brightest print is tinted (a pale
-    # picture in the suit's colour) and that tint belongs to the card.
-    groups: dict[str, list[int]] = {}
-    for i, t in enumerate(tokens):
-        groups.setdefault(printed_alike(t, suits=True), []).append(i)
-    lo, hi = SUIT_APART
-    for idx in groups.values():
-        if len(idx) < SUIT_LEAST:
-            continue  # too few to tell a suit's colour from its photos' casts
-        offset = np.median(logs[idx], axis=0) - deck
-        offset -= offset.mean()
-        share = np.clip((np.abs(offset).max() - lo) / (hi - lo), 0.0, 1.0)
-        logs[idx] -= share * offset
-    return {t: np.exp(g).astype(np.float32) for t, g in zip(tokens, logs, strict=True)}
+    A card no group balanced (a handful of cards, a suit of one) makes its own
+    brightest print neutral where that is the deck's white under another lamp;
+    a handful of cards that no group balanced take the white their brightest prints
+    agree on, if it is near-neutral."""
+    gains, white = shared_gains(cards, px_per_mm)
+    own = {t: _brightest(c, px_per_mm) for t, c in cards.items() if t not in gains}
+    if white is None and not gains and len(own) >= 2:
+        mid = np.median(np.stack(list(own.values())), axis=0)
+        if _is_white(mid):
+            white = mid.astype(np.float32)
+    deck = _neutral(white) if white is not None else np.ones(3, np.float32)
+    out = {t: (g * deck).astype(np.float32) for t, g in gains.items()}
+    for t, colour in own.items():
+        near = white is not None and float(np.abs(
+            np.log(_neutral(colour)) - np.log(deck)).max()) <= LAMP_APART
+        out[t] = _neutral(colour) if near else deck
+    return out
 
 
 def balance_deck(cards: dict[str, Image], tables: dict[str, FloatImage] | None = None,
@@ -133,8 +224,10 @@ def balance_deck(cards: dict[str, Image], tables: dict[str, FloatImage] | None =
     it is a grey one."""
     gains = deck_gains(cards, px_per_mm)
     if tables and table_reference(gains, tables) is not None:
-        # A grey table under every card: each photo's own table balances it, which
-        # also holds where the deck's shared parts mislead (a few cards of one suit).
-        gains = {t: _neutral(tables[t]) if t in tables else g for t, g in gains.items()}
+        # A grey table under every card: each photo's own table balances its colour,
+        # which also holds where the deck's shared parts mislead (a few cards of one
+        # suit); the shared print still sets each photo's exposure.
+        gains = {t: _neutral(tables[t]) * np.exp(np.log(g).mean()) if t in tables else g
+                 for t, g in gains.items()}
     return {t: np.clip(cards[t].astype(np.float32) * gains[t], 0, 255).astype(np.uint8)
             for t in cards}
