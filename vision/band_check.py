@@ -1,0 +1,155 @@
+"""How well a deck's learnt model names cards cut exactly where they lie.
+
+``bench vision --designs`` measures the whole reader: finding each card, placing
+its band, naming it, and the trust. This measures the naming alone: each card of
+a room scene is cut from the frame at its true place (off by up to half a
+millimetre and a degree, as placement leaves it), its light taken off by the
+mat as the reader takes it, and named by the deck's model (enrolled from its own
+phone photos, as the bench enrols it). Top-1 is given by how soft the frame is
+(``vision.sharpness``): what the model could read if placement were perfect.
+Tuning designs only; the held ones measure the result.
+
+    python -m vision.band_check --designs 0,4,11 [--scenes 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from typing import Final
+
+import cv2
+import numpy as np
+
+from vision import bench_designs
+from vision.band_model import SEARCH_PX, BandModel
+from vision.calibrate import Calibrator
+from vision.designs import DeckDesign, design
+from vision.profile import TPL_PX
+from vision.reading.light import MatLight
+from vision.reading.zones import LOW_PX, top_down
+from vision.render_mat import render_mat
+from vision.sharpness import blur_mm
+from vision.synth import (
+    FRAME_SIZE,
+    Camera,
+    Conditions,
+    Laying,
+    PlacedCard,
+    camera_homography,
+    lay_table,
+    photograph,
+    random_deal,
+)
+from vision.types import FloatImage, Image
+
+SEED: Final = 4242  # rooms apart from the bench's (2026) and the trust fit's (1187)
+JITTER: Final = (0.5, 0.5, 1.0)  # mm across, mm down, degrees: as placement leaves a band
+BINS: Final = ((0.0, 0.5), (0.5, 0.8), (0.8, 1.0), (1.0, math.inf))  # blur, mm
+
+
+def cut(frame: Image, mat_to_frame: FloatImage, k1: float, corners: tuple[tuple[float, float], ...],
+        size_mm: tuple[float, float], margin_px: int, jitter: tuple[float, float, float],
+        ) -> FloatImage:
+    """A card's top ``size_mm`` (width, height) upright at TPL_PX from ``frame``, with
+    ``margin_px`` more on every side: its corners (mat mm) moved by ``jitter``, through
+    the camera's homography and its lens's bending ``k1`` (``vision.synth``)."""
+    tl, tr, _, bl = (np.asarray(p, np.float64) for p in corners)
+    ax, ay = (tr - tl) / np.linalg.norm(tr - tl), (bl - tl) / np.linalg.norm(bl - tl)
+    dx, dy, turn = jitter
+    c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+    ax, ay = c * ax + s * ay, -s * ax + c * ay
+    w, h = (round(v * TPL_PX) + 2 * margin_px for v in size_mm)
+    u, v = np.meshgrid((np.arange(w) - margin_px + 0.5) / TPL_PX,
+                       (np.arange(h) - margin_px + 0.5) / TPL_PX)
+    mat = (tl + dx * ax + dy * ay) + u[..., None] * ax + v[..., None] * ay
+    pts = cv2.perspectiveTransform(mat.reshape(-1, 1, 2), mat_to_frame).reshape(h, w, 2)
+    fw, fh = FRAME_SIZE
+    f = 1.1 * fw
+    xu, yu = (pts[..., 0] - fw / 2) / f, (pts[..., 1] - fh / 2) / f
+    xd, yd = xu, yu
+    for _ in range(8):  # as vision.synth.distort_point, for every pixel at once
+        scale = 1 + k1 * (xd * xd + yd * yd)
+        xd, yd = xu / scale, yu / scale
+    return cv2.remap(frame, (xd * f + fw / 2 - 0.5).astype(np.float32),
+                     (yd * f + fh / 2 - 0.5).astype(np.float32), cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+
+
+def scene_bands(art: DeckDesign, seed: int, band_mm: float,
+                ) -> tuple[list[tuple[str, float, FloatImage]], float | None]:
+    """Every card of one room scene (drawn as ``synth.room_scene`` draws it): its
+    token, how much of it shows (mm) and its band as the model takes it; and how
+    soft the frame is."""
+    rng = np.random.default_rng(seed)
+    full = float(rng.uniform(0.3, 0.9))
+    table = lay_table(random_deal(rng, full, terrain=rng.random() < 0.3), art, rng,
+                      laying=Laying.random(rng))
+    cam, cond = Camera.room(rng), Conditions.room(rng)
+    frame = photograph(table, cam, cond, rng).image
+    lay = table.layout
+    size = (round(lay.width * LOW_PX), round(lay.height * LOW_PX))
+    light_model = MatLight(lay, size, render_mat(LOW_PX, lay).astype(np.float32))
+    calib = Calibrator().update(frame)
+    light = light_model.fit(top_down(frame, calib, size))
+    m2f = camera_homography(cam, lay)
+    jr = np.random.default_rng([seed, 7])
+    zones: dict[str, list[PlacedCard]] = {}
+    for card in table.cards:
+        zones.setdefault(card.zone, []).append(card)
+    out = []
+    for cards in zones.values():
+        cards.sort(key=lambda c: c.order)
+        for i, card in enumerate(cards):
+            shows = math.inf if i + 1 == len(cards) else float(np.linalg.norm(
+                np.subtract(cards[i + 1].corners[0], card.corners[0])))
+            dx, dy, turn = (float(jr.uniform(-j, j)) for j in JITTER)
+            band = cut(frame, m2f, cam.k1, card.corners, (art.card_mm[0], band_mm),
+                       SEARCH_PX, (dx, dy, turn))
+            mid = np.mean(np.asarray(card.corners[:2]), axis=0)[None]
+            out.append((card.token, shows, band * light_model.inverse_gains(light, mid)[0]))
+    return out, blur_mm(frame, calib, lay)
+
+
+def check(index: int, scenes: int, seed: int = SEED) -> dict[str, object]:
+    """One tuning design: its model's top-1 on exactly cut bands, by blur."""
+    art = design("tune", index)
+    profile, _ = bench_designs.enrol_seeded(art, seed)
+    if profile is None:
+        return {"design": art.name, "enrolled": 0}
+    model = BandModel.train(profile)
+    right: list[tuple[float, bool]] = []
+    for i in range(scenes):
+        bands, soft = scene_bands(art, seed * 1000 + i, profile.band_mm)
+        known = [(t, s, b) for t, s, b in bands if t in model.tokens]
+        by_height: dict[float, list[tuple[str, FloatImage]]] = {}
+        for token, shows, band in known:
+            by_height.setdefault(model.height_for(min(shows, profile.band_mm)), []).append(
+                (token, band))
+        for h, group in by_height.items():
+            look = model.look(np.stack([b for _, b in group]), h)
+            right += [(math.inf if soft is None else soft, model.tokens[k] == t)
+                      for (t, _), k in zip(group, look.best.tolist(), strict=True)]
+    figures: dict[str, object] = {"design": art.name, "bands": len(right),
+                                  "top1": round(float(np.mean([r for _, r in right])), 4)}
+    for lo, hi in BINS:
+        got = [r for s, r in right if lo <= s < hi]
+        figures[f"blur_{lo:g}_{hi:g}"] = [round(float(np.mean(got)), 4) if got else None, len(got)]
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--designs", default="0,1,2,3,4,5,6,7",
+                    help="tuning design numbers, comma-separated")
+    ap.add_argument("--scenes", type=int, default=10, help="room scenes per design")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    for index in (int(v) for v in args.designs.split(",")):
+        print(json.dumps(check(index, args.scenes)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
