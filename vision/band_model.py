@@ -36,6 +36,8 @@ SHIFT_MM: Final = (0.5, 0.5)  # how far off its place (across, down) a band is d
 SEARCH_PX: Final = 2  # read at every shift this far (TPL_PX px) each way: a linear
 # model does not forgive being off by a millimetre, so it looks where it fits best
 FEATURE_PX: Final = 1.0  # px/mm of the grey features
+WINDOW_MM: Final = 10.0  # the telling window, seen at TPL_PX: where a suit's cards differ
+# (their index), as fine as the band is cut: at 1 px/mm a 4 mm numeral is four pixels
 CHROMA_MM: Final = 4.0  # block of the chroma features
 CHROMA_SCALE: Final = 1 / 25.0  # Lab units -> feature units (grey is unit spread)
 PAPER_PERCENTILE: Final = 90  # a band's pixels lighter than this are its white
@@ -50,15 +52,19 @@ STRETCH: Final = 1.6  # up to this much more blur across than down (motion, a sl
 _GREY: Final = np.array([0.114, 0.587, 0.299], np.float32)
 
 
+Window = tuple[int, int, int]  # the telling window: x, y (TPL_PX px in the band), side
+
+
 def features(bands: FloatImage, visible_mm: float, card_w: float,
-             margin: int = 0) -> FloatImage:
+             margin: int = 0, window: Window | None = None) -> FloatImage:
     """Features of ``bands`` ((n, h, w, 3) true-colour BGR 0..1 at TPL_PX, each at
     least ``visible_mm`` high): only what shows of each band counts. With a
     ``margin`` (px on every side), (n, k, d): those of each view of the band at
     every shift of a pixel up to ``margin`` each way; else (n, d).
 
-    Both kinds are means over blocks (FEATURE_PX grey, CHROMA_MM chroma): the
-    block means at every pixel are taken once and each shift samples them."""
+    The band's grey and chroma are means over blocks (FEATURE_PX grey, CHROMA_MM
+    chroma): the block means at every pixel are taken once and each shift samples
+    them. The ``window`` (``telling_window``), if given, adds its grey at TPL_PX."""
     n = len(bands)
     iy, ix = round(INSET_Y * TPL_PX), round(INSET_X * TPL_PX)
     rows, width = round(visible_mm * TPL_PX), round(card_w * TPL_PX)
@@ -69,7 +75,8 @@ def features(bands: FloatImage, visible_mm: float, card_w: float,
     # All bands as one tall image: the block means work pixel by pixel, and a block
     # sampled never reaches past its own band.
     tall = np.ascontiguousarray(bands, np.float32).reshape(n * full_h, full_w, 3)
-    grey = cv2.boxFilter(cv2.transform(tall, _GREY[None]), -1, (g, g), anchor=(0, 0),
+    fine = cv2.transform(tall, _GREY[None])
+    grey = cv2.boxFilter(fine, -1, (g, g), anchor=(0, 0),
                          borderType=cv2.BORDER_REPLICATE).reshape(n, full_h, full_w)
     lab = cv2.cvtColor(np.clip(tall, 0, 1), cv2.COLOR_BGR2Lab)
     chroma = cv2.boxFilter(np.ascontiguousarray(lab[:, :, 1:]), -1, (c, c), anchor=(0, 0),
@@ -87,13 +94,42 @@ def features(bands: FloatImage, visible_mm: float, card_w: float,
     # Every shift's views at once (grey: each view to zero mean and unit spread).
     gv = _shifted(grey, margin, iy, ix, g, gh, gw)
     cv = _shifted(chroma, margin, iy, ix, c, ch, cw)
-    ng = gv.shape[2]
-    out = np.empty((*gv.shape[:2], ng + cv.shape[2]), np.float32)
+    wv = None if window is None else _shifted(
+        fine.reshape(n, full_h, full_w), margin, window[1], window[0], 1, window[2], window[2])
+    ng, nc, nw = gv.shape[2], cv.shape[2], 0 if wv is None else wv.shape[2]
+    out = np.empty((*gv.shape[:2], ng + nc + nw), np.float32)
     gv = np.subtract(gv, gv.mean(axis=2, keepdims=True), out=out[:, :, :ng])
     gv /= gv.std(axis=2, keepdims=True) + 1e-3
     shifts = gv.shape[1]
-    out[:, :, ng:] = (cv.reshape(n, shifts, -1, 2) - tint).reshape(n, shifts, -1) * CHROMA_SCALE
+    out[:, :, ng:ng + nc] = (cv.reshape(n, shifts, -1, 2) - tint).reshape(n, shifts, -1) * CHROMA_SCALE
+    if wv is not None:
+        fv = np.subtract(wv, wv.mean(axis=2, keepdims=True), out=out[:, :, ng + nc:])
+        fv /= fv.std(axis=2, keepdims=True) + 1e-3
     return out if margin else out[:, 0]
+
+
+def telling_window(tops: Image, tokens: list[str], visible_mm: float) -> Window:
+    """Where within a band's visible part (``tops`` at TPL_PX) a suit's cards differ
+    most: each suit's grey variance across its cards (each card's own mean off),
+    the mean over the suits, summed over a square WINDOW_MM wide (or as high as
+    shows). A deck without four cards of a suit takes the variance across all."""
+    iy, ix = round(INSET_Y * TPL_PX), round(INSET_X * TPL_PX)
+    rows = round(visible_mm * TPL_PX)
+    grey = cv2.transform(tops[:, iy:rows, ix:tops.shape[2] - ix].astype(np.float32)
+                         .reshape(-1, tops.shape[2] - 2 * ix, 3), _GREY[None]).reshape(
+        len(tops), rows - iy, -1)
+    grey -= grey.mean(axis=(1, 2), keepdims=True)
+    suits: dict[str, list[int]] = {}
+    for i, t in enumerate(tokens):
+        if t[:1] in "ROYGBP" and t[1:].isdigit():
+            suits.setdefault(t[0], []).append(i)
+    varied = [grey[idx].var(axis=0) for idx in suits.values() if len(idx) >= 4]
+    v = np.mean(varied, axis=0) if varied else grey.var(axis=0)
+    k = max(2, min(round(WINDOW_MM * TPL_PX), v.shape[0], v.shape[1]))
+    summed = cv2.boxFilter(v.astype(np.float32), -1, (k, k), normalize=False, anchor=(0, 0),
+                           borderType=cv2.BORDER_CONSTANT)[:v.shape[0] - k + 1, :v.shape[1] - k + 1]
+    y, x = np.unravel_index(int(summed.argmax()), summed.shape)
+    return int(x) + ix, int(y) + iy, k
 
 
 def _shifted(img: FloatImage, margin: int, y0: int, x0: int, step: int, rows: int,
@@ -172,6 +208,9 @@ class BandModel:
     # only), and each token's centre there.
     projections: dict[float, FloatImage]
     centres: dict[float, FloatImage]
+    # Per visible height, its telling window (``telling_window``); none in a model
+    # made before them.
+    windows: dict[float, Window] | None = None
 
     @staticmethod
     def train(profile: DeckProfile, seed: int = 0, samples: int = SAMPLES) -> BandModel:
@@ -183,17 +222,18 @@ class BandModel:
         n = len(tops)
         rows = round(profile.band_mm * TPL_PX)
         labels = np.repeat(np.arange(n), samples)
-        projections, centres = {}, {}
+        projections, centres, windows = {}, {}, {}
         for h in HEIGHTS_MM:
             drawn = np.stack([_draw(tops[i], rng, h, tops[int(rng.integers(n))], rows)
                               for i in labels])
             lda = LinearDiscriminantAnalysis(solver="eigen", shrinkage="auto")
-            x = features(drawn, h, profile.card_w)
+            windows[h] = telling_window(tops, list(profile.tokens), h)
+            x = features(drawn, h, profile.card_w, window=windows[h])
             lda.fit(x, labels)
             dims = min(len(lda.classes_) - 1, x.shape[1])  # what the discriminant spans
             proj = np.ascontiguousarray(lda.scalings_[:, :dims], np.float32)
             projections[h], centres[h] = proj, (lda.means_ @ proj).astype(np.float32)
-        return BandModel(list(profile.tokens), profile.card_w, projections, centres)
+        return BandModel(list(profile.tokens), profile.card_w, projections, centres, windows)
 
     def to_arrays(self) -> dict[str, FloatImage]:
         """The model as named arrays, for the deck's profile file."""
@@ -201,6 +241,8 @@ class BandModel:
         for h in self.projections:
             out[f"proj_{h:g}"] = self.projections[h]
             out[f"centres_{h:g}"] = self.centres[h]
+            if self.windows is not None:
+                out[f"window_{h:g}"] = np.array(self.windows[h], np.float32)
         return out
 
     @staticmethod
@@ -216,7 +258,25 @@ class BandModel:
         if any(c.shape[0] != n or c.shape[1] != projections[h].shape[1]
                for h, c in centres.items()):
             return None
-        return BandModel(list(profile.tokens), profile.card_w, projections, centres)
+        windows: dict[float, Window] | None = None
+        if all(f"window_{h:g}" in arrays for h in HEIGHTS_MM):
+            windows = {}
+            for h in HEIGHTS_MM:
+                x, y, k = (int(v) for v in arrays[f"window_{h:g}"])
+                windows[h] = (x, y, k)
+        model = BandModel(list(profile.tokens), profile.card_w, projections, centres, windows)
+        # A damaged file's projection that does not fit its features reads nothing.
+        width = features(np.zeros((1, round(profile.band_mm * TPL_PX) + 2 * SEARCH_PX,
+                                   round(profile.card_w * TPL_PX) + 2 * SEARCH_PX, 3),
+                                  np.float32), HEIGHTS_MM[0], profile.card_w, SEARCH_PX,
+                         model.window(HEIGHTS_MM[0])).shape[-1]
+        if projections[HEIGHTS_MM[0]].shape[0] != width:
+            return None
+        return model
+
+    def window(self, h: float) -> Window | None:
+        """The telling window of the model for visible height ``h``, if it has one."""
+        return None if self.windows is None else self.windows[h]
 
     def height_for(self, visible_mm: float) -> float:
         """The model that uses no more of a band than shows."""
@@ -230,7 +290,7 @@ class BandModel:
         h = self.height_for(visible_mm)
         n = len(bands)
         centres = self.centres[h]
-        f = features(bands, h, self.card_w, SEARCH_PX)
+        f = features(bands, h, self.card_w, SEARCH_PX, self.window(h))
         k = f.shape[1]
         z = f.reshape(n * k, -1) @ self.projections[h]
         # Squared distances as |z|^2 - 2 z.c + |c|^2: no (bands, shifts, tokens, dims)

@@ -102,3 +102,34 @@ def test_the_runner_up_is_the_card_the_model_hesitated_over(deck):
     # lies nearer to it than to the winner's.
     again = model.look(_bands(profile, [model.tokens[b] for b in look.second], 6), 16.0)
     assert (again.best == look.second).all()
+
+
+@pytest.mark.parametrize(("index", "where"), [(11, "centre"), (4, "left")])
+def test_the_telling_window_lies_on_the_index(index, where):
+    """Where a suit's cards differ: a small numeral in a circle at the top's middle
+    (tune-11), a numeral in the corner (tune-04)."""
+    from vision.band_model import telling_window
+
+    art = design("tune", index)
+    w, h = art.card_mm
+    cards = {f"{s}{v}": art.render(parse_token(f"{s}{v}"), 8.0) for s in "RG" for v in range(1, 11)}
+    profile = profile_from_cards("test", cards, w, h)
+    x, y, k = telling_window(profile.tops, profile.tokens, 16.0)
+    middle = (x + k / 2) / TPL_PX
+    if where == "centre":
+        assert abs(middle - w / 2) < 4.0, (x, y, k)
+    else:
+        assert middle < w / 3, (x, y, k)
+    assert y + k <= 16.0 * TPL_PX
+
+
+def test_a_model_whose_arrays_do_not_fit_its_features_is_not_used(deck):
+    """A damaged or foreign file: its projection cannot take the features the reader
+    makes, so the profile reads with the templates instead of failing mid-read."""
+    from dataclasses import replace
+
+    _, profile = deck
+    arrays = BandModel.train(profile, seed=1, samples=4).to_arrays()
+    assert BandModel.of(replace(profile, model=arrays)) is not None
+    broken = {k: v for k, v in arrays.items() if not k.startswith("window_")}
+    assert BandModel.of(replace(profile, model=broken)) is None
