@@ -9,13 +9,14 @@ the suggested ``NAME_AT``. ``--check N`` also reads the next N tuning designs, w
 the fit never sees, and prints its reliability on them. Never run on the held
 designs: they measure the result.
 
-    python -m vision.trust_fit --designs 8 --scenes 10 --check 12 [--rows reads.json]
+    python -m vision.trust_fit --designs 8 --scenes 10 --check 12 [--rows reads.json] [--jobs 2]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -114,13 +115,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="the next N tuning designs: read, never fitted, the fit checked on them")
     ap.add_argument("--check-scenes", type=int, default=6, help="room scenes per checked design")
     ap.add_argument("--rows", type=Path, help="reads kept here (read again if it exists)")
+    ap.add_argument("--jobs", type=int, default=1, help="designs read at a time, each its own process")
     args = ap.parse_args(argv)
     if args.rows and args.rows.exists():
         rows = json.loads(args.rows.read_text())
     else:
-        rows = [r for i in range(args.designs) for r in collect(i, args.scenes)]
-        rows += [r for i in range(args.designs, args.designs + args.check)
-                 for r in collect(i, args.check_scenes)]
+        todo = [(i, args.scenes) for i in range(args.designs)]
+        todo += [(i, args.check_scenes) for i in range(args.designs, args.designs + args.check)]
+        with ProcessPoolExecutor(args.jobs) as pool:
+            rows = [r for got in pool.map(collect, *zip(*todo, strict=True)) for r in got]
         if args.rows:
             args.rows.write_text(json.dumps(rows))
     fitted = [r for r in rows if int(r["design"].rsplit("-", 1)[1]) < args.designs]
