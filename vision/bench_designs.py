@@ -34,6 +34,7 @@ from vision.position import UNKNOWN
 from vision.profile import DeckProfile, ProfileError
 from vision.read import Reader
 from vision.scoring import Tally, outcomes, reliability, score
+from vision.sharpness import TOO_SOFT_MM
 from vision.stabilize import vote
 from vision.synth import room_scene
 
@@ -121,6 +122,10 @@ def run_design(art: CardArt, scenes: int, frames: int, seed: int,
                 ms.append((time.thread_time() - c0) * 1000)
                 tally.cards += total
                 tally.right_single += right
+                if res.soft_mm is not None and res.soft_mm <= TOO_SOFT_MM:
+                    tally.sharp_scenes += 1
+                    tally.sharp_cards += total
+                    tally.sharp_right += right
                 tally.phantom += phantom
                 tally.unknown_single += sum(t == UNKNOWN for ts in got.values() for t in ts)
         _, right, wrong, _ = score(table.zones, vote(reads).zones)
@@ -157,6 +162,7 @@ def run(n: int, split: Literal["tune", "held"], scenes: int, frames: int,
     overall = total.figures()
     return {
         "worst_design_single_frame_accuracy": round(worst, 4),
+        "single_frame_accuracy_sharp": overall["single_frame_accuracy_sharp"],
         "voted_accuracy": overall["voted_accuracy"],
         "confident_wrong": overall["confident_wrong"],
         "frame_ms_median": round(statistics.median(ms), 1) if ms else None,

@@ -64,12 +64,18 @@ class Tally:
     failed_calibrations: int = 0
     enrol_refused: int = 0  # enrolment photos refused (each retake counts)
     enrolled: int = 0  # cards the profile holds
+    # Scenes whose first frame the product calls sharp (its blur within
+    # ``vision.sharpness.TOO_SOFT_MM``: softer, the player is told to focus), their
+    # cards and how many the first frame read right.
+    sharp_scenes: int = 0
+    sharp_cards: int = 0
+    sharp_right: int = 0
     named: list[tuple[float, bool]] = field(default_factory=list)  # every frame's
 
     def add(self, other: Tally) -> None:
         for name in ("cards", "right_single", "right_voted", "wrong_single", "wrong_voted",
                      "unknown_single", "phantom", "failed_calibrations", "enrol_refused",
-                     "enrolled"):
+                     "enrolled", "sharp_scenes", "sharp_cards", "sharp_right"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.named += other.named
 
@@ -77,6 +83,9 @@ class Tally:
         n = max(self.cards, 1)
         return {
             "single_frame_accuracy": round(self.right_single / n, 4),
+            "single_frame_accuracy_sharp": round(self.sharp_right / max(self.sharp_cards, 1), 4),
+            "sharp_cards": self.sharp_cards,
+            "sharp_scenes": self.sharp_scenes,
             "voted_accuracy": round(self.right_voted / n, 4),
             "confident_wrong": self.wrong_single + self.wrong_voted,
             "confident_wrong_single_frames": self.wrong_single,

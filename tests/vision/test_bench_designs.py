@@ -1,7 +1,9 @@
 """The cross-design bench counts what was laid and what was read, per deck."""
 
 from vision.bench_designs import run_design
+from vision.calibrate import Calibrator
 from vision.designs import design
+from vision.sharpness import TOO_SOFT_MM, blur_mm
 from vision.synth import room_scene
 
 
@@ -9,12 +11,18 @@ def test_a_design_is_enrolled_from_photos_and_every_laid_card_is_counted():
     art = design("tune", 1)
     ms: list[float] = []
     tally = run_design(art, scenes=1, frames=2, seed=7, ms=ms, photo_size=(1008, 756))
-    table, _ = room_scene(7 * 1000, art, 2)
+    table, frames = room_scene(7 * 1000, art, 2)
     laid = sum(len(v) for v in table.zones.values())
     figures = tally.figures()
     assert figures["cards"] == laid > 0
     # Every photo was taken (a refused one is shot again), so the profile holds the deck.
     assert figures["cards_enrolled"] == 79
     assert 0 <= figures["single_frame_accuracy"] <= 1 and len(ms) == 1
+    # The scene counts among the sharp ones as the product measures its first frame.
+    soft = blur_mm(frames[0].image, Calibrator().update(frames[0].image))
+    sharp = soft is not None and soft <= TOO_SOFT_MM
+    assert (figures["sharp_scenes"], figures["sharp_cards"]) == ((1, laid) if sharp else (0, 0))
+    assert figures["single_frame_accuracy_sharp"] == (
+        round(tally.right_single / laid, 4) if sharp else 0.0)
     # Every card read right in the first frame is in the reliability data as right.
     assert sum(ok for _, ok in tally.named) >= tally.right_single
