@@ -77,7 +77,7 @@ def test_a_deck_without_white_keeps_its_photos_average_balance() -> None:
     # own scatter), and no suit's colour is taken off.
     assert dict(designs("tune")[4].opts)["face"] == "dark"
     truth = _deck(4)
-    shots, mean_cast = _shot(truth, 8)
+    shots, _mean_cast = _shot(truth, 8)
     got = balance.balance_deck(shots, px_per_mm=4.0)
     gains = balance.deck_gains(shots, px_per_mm=4.0)
     # The deck's median card keeps its photo's balance: the gains centre on one.
