@@ -28,9 +28,9 @@ from vision.types import FloatImage
 # Order: log nearest, log runner-up, templates agree, templates' confidence,
 # agree x confidence, index score, visible height / 16 mm, colour off / 10 Lab,
 # the templates' margin for the winner over the runner-up.
-WEIGHTS: Final = np.array([-4.7419, 4.6889, 1.5332, -0.9871, 1.2441, 1.2041, 0.3982,
-                          -0.4157, 3.3793])
-BIAS: Final = -0.8055
+WEIGHTS: Final = np.array([-3.3581, 3.6022, 0.7483, -0.5289, 0.7083, 0.0137, 1.3752,
+                          -0.5582, 3.061])
+BIAS: Final = 0.4748
 # The trust from which a band is named: the reads at or above it held no wrong card,
 # on each fitted design left out of the fit and on the designs never fitted (the
 # rest ask).
