@@ -273,15 +273,17 @@ def _edge_track(grad: FloatImage) -> FloatImage | None:
     m, width = grad.shape
     u = np.linspace(-0.5, 0.5, m)[:, None]
     cols = np.arange(width)[None, :]
-    strength = np.zeros(width)
-    drift = np.zeros(width)
-    for d in range(-(width // 2), width // 2 + 1):  # px the line drifts over the side
-        idx = np.rint(cols + d * u).astype(int)
-        g = np.where((idx >= 0) & (idx < width),
-                     np.take_along_axis(grad, np.clip(idx, 0, width - 1), axis=1), 0.0)
-        line = np.percentile(g, LINE_SHARE, axis=0)
-        better = line > strength
-        strength[better], drift[better] = line[better], d
+    # Every drift at once (px the line drifts over the side), each line's strength
+    # the LINE_SHARE percentile of its steps; the first strongest drift is kept.
+    drifts = np.arange(-(width // 2), width // 2 + 1)
+    idx = np.rint(cols[None] + drifts[:, None, None] * u[None]).astype(int)
+    g = np.where((idx >= 0) & (idx < width),
+                 grad[np.arange(m)[None, :, None], np.clip(idx, 0, width - 1)], 0.0)
+    lines = np.percentile(g, LINE_SHARE, axis=1)
+    best = np.argmax(lines, axis=0)
+    top = lines[best, np.arange(width)]
+    strength = np.where(top > 0, top, 0.0)
+    drift = np.where(top > 0, drifts[best], 0).astype(np.float64)
     if strength.max() <= 0:
         return None
     # Judged against the lines at or beyond the outline located: a frame printed
