@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.consensus import printed_alike
-from vision.types import FloatImage, Image
+from vision.types import GREY_BGR, FloatImage, Image
 
 TABLE_GREY: Final = 12.0  # Lab chroma of a balanced table under which it may be grey
 TABLE_AGREE: Final = 4.0  # Lab units every photo's table lies within of their median
@@ -42,7 +42,6 @@ BRIGHTEST: Final = 97.0  # percentile of a card's grey from which its print is i
 GROUP_LEAST: Final = 4  # cards printed alike from which their shared print says anything
 WHITE_CHROMA: Final = 15.0  # Lab chroma of the shared bright print that is taken as white
 WHITE_LEAST: Final = 120.0  # 0..255 grey from which shared print is bright enough for white
-_GREY: Final = np.array([0.114, 0.587, 0.299], np.float32)
 LEVELS: Final = (12.0, 245.0)  # 0..255: print outside these tells no gain (black, clipped)
 
 
@@ -173,23 +172,23 @@ def _white(mid: FloatImage, shared: NDArray[np.bool_]) -> FloatImage | None:
     """The shared print's white: its brightest quarter where that is bright and
     near-neutral (a paper, a border), else ``None``."""
     level = np.exp(mid[shared]) - 4.0
-    bright = level[level @ _GREY >= WHITE_LEAST]
+    bright = level[level @ GREY_BGR >= WHITE_LEAST]
     if len(bright) < 20:
         return None
-    colour = bright[bright @ _GREY >= np.percentile(bright @ _GREY, 75)].mean(axis=0)
+    colour = bright[bright @ GREY_BGR >= np.percentile(bright @ GREY_BGR, 75)].mean(axis=0)
     return np.asarray(colour, np.float32) if _is_white(colour) else None
 
 
 def _is_white(colour: FloatImage) -> bool:
     """Whether a print's colour may be a white under some lamp: bright, near-neutral."""
-    return (float(colour @ _GREY) >= WHITE_LEAST
+    return (float(colour @ GREY_BGR) >= WHITE_LEAST
             and float(np.linalg.norm(_lab(colour)[0, 1:])) <= WHITE_CHROMA)
 
 
 def _brightest(card: Image, px_per_mm: float) -> FloatImage:
     """A card's brightest print (its paper, border or white print, if it has one)."""
     px = _small({"": card}, [""], px_per_mm).reshape(-1, 3)
-    lum = px @ _GREY
+    lum = px @ GREY_BGR
     return np.asarray(px[lum >= np.percentile(lum, BRIGHTEST)].mean(axis=0), np.float32)
 
 

@@ -31,30 +31,19 @@ from vision.reading.light import MatLight
 from vision.reading.zones import LOW_PX, top_down
 from vision.render_mat import render_mat
 from vision.sharpness import blur_mm
-from vision.synth import (
-    FRAME_SIZE,
-    Camera,
-    Conditions,
-    Laying,
-    PlacedCard,
-    camera_homography,
-    lay_table,
-    photograph,
-    random_deal,
-)
-from vision.types import FloatImage, Image
+from vision.synth import Frame, PlacedCard, distort, room_scene
+from vision.types import FloatImage
 
 SEED: Final = 4242  # rooms apart from the bench's (2026) and the trust fit's (1187)
 JITTER: Final = (0.5, 0.5, 1.0)  # mm across, mm down, degrees: as placement leaves a band
 BINS: Final = ((0.0, 0.5), (0.5, 0.8), (0.8, 1.0), (1.0, math.inf))  # blur, mm
 
 
-def cut(frame: Image, mat_to_frame: FloatImage, k1: float, corners: tuple[tuple[float, float], ...],
-        size_mm: tuple[float, float], margin_px: int, jitter: tuple[float, float, float],
-        ) -> FloatImage:
+def cut(frame: Frame, corners: tuple[tuple[float, float], ...], size_mm: tuple[float, float],
+        margin_px: int, jitter: tuple[float, float, float]) -> FloatImage:
     """A card's top ``size_mm`` (width, height) upright at TPL_PX from ``frame``, with
     ``margin_px`` more on every side: its corners (mat mm) moved by ``jitter``, through
-    the camera's homography and its lens's bending ``k1`` (``vision.synth``)."""
+    the camera's homography and its lens's bending (``vision.synth``)."""
     tl, tr, _, bl = (np.asarray(p, np.float64) for p in corners)
     ax, ay = (tr - tl) / np.linalg.norm(tr - tl), (bl - tl) / np.linalg.norm(bl - tl)
     dx, dy, turn = jitter
@@ -64,36 +53,22 @@ def cut(frame: Image, mat_to_frame: FloatImage, k1: float, corners: tuple[tuple[
     u, v = np.meshgrid((np.arange(w) - margin_px + 0.5) / TPL_PX,
                        (np.arange(h) - margin_px + 0.5) / TPL_PX)
     mat = (tl + dx * ax + dy * ay) + u[..., None] * ax + v[..., None] * ay
-    pts = cv2.perspectiveTransform(mat.reshape(-1, 1, 2), mat_to_frame).reshape(h, w, 2)
-    fw, fh = FRAME_SIZE
-    f = 1.1 * fw
-    xu, yu = (pts[..., 0] - fw / 2) / f, (pts[..., 1] - fh / 2) / f
-    xd, yd = xu, yu
-    for _ in range(8):  # as vision.synth.distort_point, for every pixel at once
-        scale = 1 + k1 * (xd * xd + yd * yd)
-        xd, yd = xu / scale, yu / scale
-    return cv2.remap(frame, (xd * f + fw / 2 - 0.5).astype(np.float32),
-                     (yd * f + fh / 2 - 0.5).astype(np.float32), cv2.INTER_LINEAR,
+    pts = cv2.perspectiveTransform(mat.reshape(-1, 1, 2), frame.mat_to_frame).reshape(h, w, 2)
+    at = (distort(pts, frame.k1) - 0.5).astype(np.float32)
+    return cv2.remap(frame.image, at[..., 0], at[..., 1], cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
 
 
 def scene_bands(art: DeckDesign, seed: int, band_mm: float,
                 ) -> tuple[list[tuple[str, float, FloatImage]], float | None]:
-    """Every card of one room scene (drawn as ``synth.room_scene`` draws it): its
-    token, how much of it shows (mm) and its band as the model takes it; and how
-    soft the frame is."""
-    rng = np.random.default_rng(seed)
-    full = float(rng.uniform(0.3, 0.9))
-    table = lay_table(random_deal(rng, full, terrain=rng.random() < 0.3), art, rng,
-                      laying=Laying.random(rng))
-    cam, cond = Camera.room(rng), Conditions.room(rng)
-    frame = photograph(table, cam, cond, rng).image
+    """Every card of one room scene (``synth.room_scene``'s first frame): its token, how
+    much of it shows (mm) and its band as the model takes it; and how soft the frame is."""
+    table, (frame, *_) = room_scene(seed, art, 1)
     lay = table.layout
     size = (round(lay.width * LOW_PX), round(lay.height * LOW_PX))
     light_model = MatLight(lay, size, render_mat(LOW_PX, lay).astype(np.float32))
-    calib = Calibrator().update(frame)
-    light = light_model.fit(top_down(frame, calib, size))
-    m2f = camera_homography(cam, lay)
+    calib = Calibrator().update(frame.image)
+    light = light_model.fit(top_down(frame.image, calib, size))
     jr = np.random.default_rng([seed, 7])
     zones: dict[str, list[PlacedCard]] = {}
     for card in table.cards:
@@ -105,11 +80,11 @@ def scene_bands(art: DeckDesign, seed: int, band_mm: float,
             shows = math.inf if i + 1 == len(cards) else float(np.linalg.norm(
                 np.subtract(cards[i + 1].corners[0], card.corners[0])))
             dx, dy, turn = (float(jr.uniform(-j, j)) for j in JITTER)
-            band = cut(frame, m2f, cam.k1, card.corners, (art.card_mm[0], band_mm),
-                       SEARCH_PX, (dx, dy, turn))
+            band = cut(frame, card.corners, (art.card_mm[0], band_mm), SEARCH_PX,
+                       (dx, dy, turn))
             mid = np.mean(np.asarray(card.corners[:2]), axis=0)[None]
             out.append((card.token, shows, band * light_model.inverse_gains(light, mid)[0]))
-    return out, blur_mm(frame, calib, lay)
+    return out, blur_mm(frame.image, calib, lay)
 
 
 def check(index: int, scenes: int, seed: int = SEED) -> dict[str, object]:

@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
 from vision.profile import INSET_X, INSET_Y, TPL_PX, DeckProfile, ProfileError
-from vision.types import FloatImage, Image
+from vision.types import GREY_BGR, FloatImage, Image
 
 HEIGHTS_MM: Final = (8.0, 10.0, 12.0, 14.0, 16.0)  # visible heights a model is made for
 SAMPLES: Final = 40  # drawn per card and height
@@ -49,7 +49,6 @@ RAMP: Final = 0.2  # most a lamp's light may change across a card's width, as a 
 FALLOFF: Final = 0.4  # most it may fall off a card's width from its brightest spot
 BLUR_PX: Final = (0.5, 2.5)  # a band's blur (TPL_PX px): a card a metre off is ~1.5 px/mm
 STRETCH: Final = 1.6  # up to this much more blur across than down (motion, a slanted view)
-_GREY: Final = np.array([0.114, 0.587, 0.299], np.float32)
 
 
 Window = tuple[int, int, int]  # the telling window: x, y (TPL_PX px in the band), side
@@ -75,7 +74,7 @@ def features(bands: FloatImage, visible_mm: float, card_w: float,
     # All bands as one tall image: the block means work pixel by pixel, and a block
     # sampled never reaches past its own band.
     tall = np.ascontiguousarray(bands, np.float32).reshape(n * full_h, full_w, 3)
-    fine = cv2.transform(tall, _GREY[None])
+    fine = cv2.transform(tall, GREY_BGR[None])
     grey = cv2.boxFilter(fine, -1, (g, g), anchor=(0, 0),
                          borderType=cv2.BORDER_REPLICATE).reshape(n, full_h, full_w)
     lab = cv2.cvtColor(np.clip(tall, 0, 1), cv2.COLOR_BGR2Lab)
@@ -116,7 +115,7 @@ def telling_window(tops: Image, tokens: list[str], visible_mm: float) -> Window:
     iy, ix = round(INSET_Y * TPL_PX), round(INSET_X * TPL_PX)
     rows = round(visible_mm * TPL_PX)
     grey = cv2.transform(tops[:, iy:rows, ix:tops.shape[2] - ix].astype(np.float32)
-                         .reshape(-1, tops.shape[2] - 2 * ix, 3), _GREY[None]).reshape(
+                         .reshape(-1, tops.shape[2] - 2 * ix, 3), GREY_BGR[None]).reshape(
         len(tops), rows - iy, -1)
     grey -= grey.mean(axis=(1, 2), keepdims=True)
     suits: dict[str, list[int]] = {}

@@ -18,13 +18,12 @@ import numpy as np
 
 from vision.calibrate import Calibration
 from vision.mat import MatLayout, standard_mat
-from vision.types import FloatImage, Image
+from vision.types import GREY_BGR, FloatImage, Image
 
 REACH_MM: Final = 3.5  # profile this far each side of the square's edge (its border bit
 # is 5 mm of black, its quiet zone 5 mm of white)
 STEP_MM: Final = 0.1  # along the profile
 ALONG: Final = (0.2, 0.35, 0.5, 0.65, 0.8)  # where on each side (of its length)
-_GREY: Final = np.array([0.114, 0.587, 0.299], np.float32)
 TOO_SOFT_MM: Final = 1.0  # softer than this, a player is told to focus or steady the camera
 MIN_STEP: Final = 25.0  # grey levels: a step fainter than this (glare, a shadow) says nothing
 
@@ -47,7 +46,7 @@ def _profiles(frame: Image, m2f: FloatImage, layout: MatLayout, ids: list[int],
     # Only the profiles' points are sampled (not the whole frame turned grey first).
     got = cv2.remap(frame, at[:, 0].reshape(1, -1), at[:, 1].reshape(1, -1),
                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    grey = cv2.transform(got.astype(np.float32), _GREY[None])
+    grey = cv2.transform(got.astype(np.float32), GREY_BGR[None])
     return np.asarray(grey.reshape(len(ids), 4, len(ALONG), len(t)), np.float32)
 
 

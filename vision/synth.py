@@ -80,6 +80,7 @@ class Frame:
     mat_to_frame: FloatImage  # homography, mat mm -> frame pixels (before distortion)
     hand: bool
     covered_markers: list[int] = field(default_factory=list)
+    k1: float = 0.0  # the lens's bending after the homography (``distort``)
 
 
 def random_deal(rng: np.random.Generator, fullness: float = 0.6,
@@ -350,17 +351,24 @@ def _frame_maps(cam: Camera, layout: MatLayout, px_per_mm: float,
     return mx, my
 
 
+def distort(xy: FloatImage, k1: float, frame_size: tuple[int, int] = FRAME_SIZE,
+            iterations: int = 8) -> FloatImage:
+    """Where undistorted frame points (..., 2) appear once the lens bends them."""
+    fw, fh = frame_size
+    f = 1.1 * fw
+    u = (np.asarray(xy, np.float64) - (fw / 2, fh / 2)) / f
+    d = u
+    for _ in range(iterations):
+        d = u / (1 + k1 * (d * d).sum(axis=-1, keepdims=True))
+    out: FloatImage = d * f + (fw / 2, fh / 2)
+    return out
+
+
 def distort_point(x: float, y: float, k1: float, frame_size: tuple[int, int] = FRAME_SIZE,
                   iterations: int = 8) -> tuple[float, float]:
     """Where an undistorted frame point appears once the lens bends it."""
-    fw, fh = frame_size
-    f = 1.1 * fw
-    xu, yu = (x - fw / 2) / f, (y - fh / 2) / f
-    xd, yd = xu, yu
-    for _ in range(iterations):
-        s = 1 + k1 * (xd * xd + yd * yd)
-        xd, yd = xu / s, yu / s
-    return xd * f + fw / 2, yd * f + fh / 2
+    xd, yd = distort(np.array([x, y]), k1, frame_size, iterations)
+    return float(xd), float(yd)
 
 
 @dataclass(frozen=True)
@@ -524,7 +532,7 @@ def photograph(table: Table, cam: Camera, cond: Conditions, rng: np.random.Gener
     decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else None
     if decoded is not None:
         out = decoded
-    return Frame(out, h, cond.hands > 0)
+    return Frame(out, h, cond.hands > 0, k1=cam.k1)
 
 
 def scene(seed: int, style: Style | CardArt = "companion", fullness: float = 0.6,

@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from vision.mat import MatLayout, Zone
 from vision.reading.zones import LOW_PX, ZONE_MARGIN
 from vision.render_mat import background_mask
-from vision.types import FloatImage, Image
+from vision.types import GREY_BGR, FloatImage, Image
 
 LIGHT_SAMPLES: Final = 1500
 GLARE_MAT_MM: Final = 50.0  # the mat around a band whose glare is taken for the band's
@@ -155,7 +155,7 @@ def unveil(bands: FloatImage, views: FloatImage, dark: FloatImage, veils: FloatI
     k = views.shape[1] // 50
     seen = np.partition(views, k, axis=1)[:, k].astype(np.float64)
     dark = dark.astype(np.float64)
-    lift = (veils @ np.array([0.114, 0.587, 0.299], np.float32)).astype(np.float64)
+    lift = (veils @ GREY_BGR).astype(np.float64)
     share = np.clip((seen - dark) / np.maximum(lift - dark, 1e-3), 0.0, GLARE_MOST)
     # A card whose darkest print is pale (an orange 1 has no black) lifts little.
     share = np.maximum(share, least)

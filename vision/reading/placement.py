@@ -23,13 +23,12 @@ from numpy.typing import NDArray
 from vision.profile import BLUR, TPL_PX
 from vision.reading.stack import Ask
 from vision.reading.templates import IX, IY, Templates, ncc_rows
-from vision.types import FloatImage, Image
+from vision.types import GREY_BGR, FloatImage, Image
 
 REFINE_MM: Final = 5.0  # how far the band may be from where the low-res view put it
 SHIFT_PX: Final = 1  # template search range around the chosen placement, each way
 RECENTRE: Final = 3  # searches around the placement, each centred on the last one's best
 
-_GREY: Final = np.array([[0.114, 0.587, 0.299]], np.float32)  # BGR -> grey, as OpenCV weighs
 
 
 @dataclass(frozen=True)
@@ -124,7 +123,7 @@ class Placer:
         crop = self.warp_band(band.to_frame, band.u0, band.v0, slope, frame)
         # Grey of the true colours in one weighted sum (the light's gain folded into
         # the weights): the colours themselves are only sampled, later.
-        gray = cv2.GaussianBlur(cv2.transform(crop.astype(np.float32), band.gain * _GREY),
+        gray = cv2.GaussianBlur(cv2.transform(crop.astype(np.float32), band.gain * GREY_BGR[None]),
                                 (0, 0), BLUR)
         half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2),
                           interpolation=cv2.INTER_AREA)
