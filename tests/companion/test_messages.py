@@ -35,6 +35,9 @@ FRENCH = {
 
 def french() -> gettext.GNUTranslations:
     catalog = Catalog(locale="fr")
+    # GNU gettext's French plural rule, as a translator's .po states it; Babel's default
+    # for "fr" follows CLDR, which from CLDR 47 adds a third form for millions.
+    catalog.mime_headers = [("Plural-Forms", "nplurals=2; plural=(n > 1);")]
     for source, text in FRENCH.items():
         catalog.add(source, text)
     catalog.add(("{n} card to go", "{n} cards to go"), ("il reste {n} carte", "il reste {n} cartes"))
