@@ -282,10 +282,13 @@ class BandModel:
         fit = [h for h in HEIGHTS_MM if h <= visible_mm + 1e-6]
         return fit[-1] if fit else HEIGHTS_MM[0]
 
-    def look(self, bands: FloatImage, visible_mm: float) -> Look:
+    def look(self, bands: FloatImage, visible_mm: float,
+             allowed: NDArray[np.bool_] | None = None) -> Look:
         """Each band's nearest token and its distances (see ``Look``). ``bands``:
         true-colour BGR 0..1 at TPL_PX, a band high and wide with ``SEARCH_PX`` more
-        on every side; each token is judged where it fits best among the shifts."""
+        on every side; each token is judged where it fits best among the shifts.
+        ``allowed`` (bands x tokens): the tokens each band may be (its zone's cards by
+        the rules), where that leaves two or more to choose between."""
         h = self.height_for(visible_mm)
         n = len(bands)
         centres = self.centres[h]
@@ -297,6 +300,10 @@ class BandModel:
         d2 = ((z * z).sum(axis=1)[:, None] - 2.0 * (z @ centres.T)
               + (centres * centres).sum(axis=1)[None]).reshape(n, k, -1).min(axis=1)
         d2 = np.maximum(d2, 0.0)
+        if allowed is not None:
+            # A zone that leaves one token (or none) is not choosing: all are weighed.
+            few = allowed.sum(axis=1) < 2
+            d2 = np.where(allowed | few[:, None], d2, np.inf)
         # The two nearest, in order (a deck of one card: that card twice).
         two = np.argpartition(d2, min(1, d2.shape[1] - 1), axis=1)[:, :2]
         two = np.take_along_axis(two, np.argsort(np.take_along_axis(d2, two, 1), 1), 1)

@@ -16,6 +16,9 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Final, Literal
 
+from companion.rules.cards import Tactic, Terrain, Troop, parse_token
+from companion.rules.errors import NotationError
+
 Side = Literal["north", "south"]
 ZoneKind = Literal["formation", "environment", "flag", "guile", "discard"]
 
@@ -65,6 +68,27 @@ class Zone:
     up: Literal["up", "down"]  # where card tops point in mat coordinates
     side: Side | None = None
     flag: int | None = None  # 1..9 for flag zones
+
+
+@cache
+def holds(kind: ZoneKind, token: str) -> bool:
+    """Whether a zone of ``kind`` may hold the card ``token`` by the rules: a formation
+    troops and morale tactics, an environment slot Fog or Mud, a flag's slot its
+    terrain battlefield, a guile area guile tactics, a discard pile anything. A deck's
+    own extra card, no token of the rules, may lie anywhere."""
+    try:
+        card = parse_token(token)
+    except NotationError:
+        return True
+    if kind == "formation":
+        return isinstance(card, Troop) or (isinstance(card, Tactic) and card.is_morale)
+    if kind == "environment":
+        return isinstance(card, Tactic) and card.is_environment
+    if kind == "flag":
+        return isinstance(card, Terrain)
+    if kind == "guile":
+        return isinstance(card, Tactic) and card.is_guile
+    return True
 
 
 @dataclass(frozen=True, slots=True)

@@ -465,7 +465,8 @@ class Reader:
                 if b.ask.certain or float(pl.corr.max()) >= INDEX_LIKE]
         named = self.classifier.decide_many(
             [placed[i] for i in keep], [bands[i].hv for i in keep],
-            [bands[i].gain * 255.0 for i in keep], [bands[i].glare for i in keep])
+            [bands[i].gain * 255.0 for i in keep], [bands[i].glare for i in keep],
+            [bands[i].ask.zone.kind for i in keep])
         out: list[CardRead | None] = [None] * len(bands)
         for i, (token, conf, score, cands) in zip(keep, named, strict=True):
             band, pl = bands[i], placed[i]

@@ -133,3 +133,25 @@ def test_a_model_whose_arrays_do_not_fit_its_features_is_not_used(deck):
     assert BandModel.of(replace(profile, model=arrays)) is not None
     broken = {k: v for k, v in arrays.items() if not k.startswith("window_")}
     assert BandModel.of(replace(profile, model=broken)) is None
+
+
+def test_a_band_is_only_named_as_a_card_its_zone_may_hold(deck):
+    _, profile = deck
+    model = BandModel.train(profile, seed=1, samples=20)
+    bands = _bands(profile, ["R3", "FOG", "B8"], 7)
+    free = model.look(bands, 16.0)
+    assert [model.tokens[b] for b in free.best] == ["R3", "FOG", "B8"]
+    # A zone that may not hold the band's own card: the nearest card it may hold, and
+    # the runner-up among those too (never the band's own card).
+    allowed = np.ones((3, len(model.tokens)), bool)
+    allowed[0, model.tokens.index("R3")] = False
+    allowed[1] = [t in ("AL", "R1") for t in model.tokens]
+    held = model.look(bands, 16.0, allowed)
+    assert model.tokens[held.best[0]] != "R3" and model.tokens[held.second[0]] != "R3"
+    assert {model.tokens[held.best[1]], model.tokens[held.second[1]]} == {"AL", "R1"}
+    assert held.nearest[1] > free.nearest[1]
+    assert held.best[2] == free.best[2] and held.nearest[2] == free.nearest[2]
+    # A zone that leaves one card of the deck (or none) chooses nothing: all are weighed.
+    one = np.zeros((3, len(model.tokens)), bool)
+    one[:, model.tokens.index("AL")] = True
+    assert (model.look(bands, 16.0, one).best == free.best).all()

@@ -56,3 +56,17 @@ def test_layout_json_lists_every_zone_in_millimetres():
     z = next(z for z in data["zones"] if z["name"] == "flag5.north")
     assert {"x", "y", "w", "h", "kind", "side", "flag"} <= set(z)
     assert z["flag"] == 5 and z["side"] == "north"
+
+
+def test_each_zone_holds_only_the_cards_the_rules_lay_there():
+    from vision.mat import holds
+
+    assert holds("formation", "R1") and holds("formation", "AL") and holds("formation", "SB")
+    assert not any(holds("formation", t) for t in ("FOG", "SCOUT", "HILLS"))
+    assert holds("environment", "FOG") and holds("environment", "MUD")
+    assert not any(holds("environment", t) for t in ("DA", "B2", "TRAITOR", "RIVER"))
+    assert holds("flag", "HILLS") and not holds("flag", "MUD") and not holds("flag", "G7")
+    assert holds("guile", "TRAITOR") and not holds("guile", "CC") and not holds("guile", "P3")
+    assert all(holds("discard", t) for t in ("P3", "CC", "REDEPLOY", "FOG"))
+    # A deck's own extra card (no token of the rules) is not ruled out anywhere.
+    assert holds("environment", "JOKER") and holds("formation", "JOKER")

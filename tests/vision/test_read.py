@@ -106,6 +106,20 @@ def test_a_deck_enrolled_in_part_reads_its_cards_and_no_others():
         Reader(profile_from_cards("one", {"R1": render_card(parse_token("R1"), "companion", 8.0)}))
 
 
+def test_a_card_laid_where_the_rules_put_none_is_asked_about_never_named(reader):
+    """A troop in a Fog/Mud slot, a Fog in a formation, a troop in the guile area: the
+    zone cannot hold them, so the reader asks (the player moves or names them)."""
+    rng = np.random.default_rng(8)
+    table = lay_table({"flag3.north.env": ["R5"], "flag4.south": ["FOG"],
+                       "south.guile": ["G2"], "flag6.south": ["B7", "AL"],
+                       "flag6.north.env": ["MUD"]}, "companion", rng)
+    frame = photograph(table, Camera(tilt_x_deg=3.0), Conditions(noise=2.0), rng)
+    got = reader.read(frame.image, Calibrator().update(frame.image)).zones()
+    for zone in ("flag3.north.env", "flag4.south", "south.guile"):
+        assert set(got.get(zone, [])) <= {UNKNOWN}, (zone, got.get(zone))
+    assert got["flag6.south"] == ["B7", "AL"] and got["flag6.north.env"] == ["MUD"]
+
+
 @pytest.mark.parametrize("layout_round", [0, 1, 2])
 def test_single_cards_laid_crooked_at_the_end_flags_are_read_surely(reader, layout_round):
     # Single cards at the mat's ends, laid a little crooked, in calm light: a line

@@ -15,6 +15,7 @@ are only evidence for that trust.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 import cv2
@@ -24,6 +25,7 @@ from numpy.typing import NDArray
 from companion.rules.cards import Troop, parse_token
 from companion.rules.errors import NotationError
 from vision.band_model import SEARCH_PX, BandModel
+from vision.mat import ZoneKind, holds
 from vision.position import UNKNOWN
 from vision.profile import BLUR, TPL_PX, DeckProfile, sample_signatures
 from vision.reading.confidence import (
@@ -65,6 +67,7 @@ class Classifier:
         self.model = model
         self._chroma = suit_chroma(profile.tokens, profile.chroma)
         self._index = {t: i for i, t in enumerate(profile.tokens)}
+        self._holds: dict[ZoneKind, NDArray[np.bool_]] = {}
 
     def classify(self, crop: FloatImage, visible_mm: float) -> Named:
         """Token, confidence, best score and the top candidates for a band crop.
@@ -81,13 +84,21 @@ class Classifier:
         return self.decide_many([Placed(0.0, crop, np.ones(3, np.float32), gray, SHIFT_PX,
                                         SHIFT_PX, views, corr)], [hv], [None])[0]
 
+    def holding(self, kind: ZoneKind) -> NDArray[np.bool_]:
+        """Which of the deck's tokens a zone of ``kind`` may hold (``mat.holds``)."""
+        if kind not in self._holds:
+            self._holds[kind] = np.array([holds(kind, t) for t in self.tokens])
+        return self._holds[kind]
+
     def decide_many(self, placed: list[Placed], hvs: list[int],
                     veils: list[FloatImage | None], glares: list[float] | None = None,
-                    ) -> list[Named]:
+                    kinds: Sequence[ZoneKind] | None = None) -> list[Named]:
         """Name each placed band (visible ``hvs`` high), or ``unknown``; bands of one
         visible height are judged together. ``veils``: one over the light's gain
         over each band, to take glare off its colours (``None``: leave them);
-        ``glares``: the glare the mat around each band shows, the least taken off."""
+        ``glares``: the glare the mat around each band shows, the least taken off;
+        ``kinds``: the kind of zone each band lies in, whose cards alone it may be
+        (a Mud is not taken for Darius in an environment slot)."""
         w = self.templates.tw
         cut = []
         groups: dict[tuple[int, tuple[int, ...], bool], list[int]] = {}
@@ -109,15 +120,25 @@ class Classifier:
                                             samples.astype(np.float32, copy=False), veil, least)
             for k, (i, d) in enumerate(zip(idx, got, strict=True)):
                 out[i], colours[i] = d, cdist[k]
+        allowed = None if kinds is None else np.array(
+            [self.holding(k) for k in kinds], bool).reshape(len(kinds), len(self.tokens))
         if self.model is not None:
-            out = self._learnt(placed, hvs, out, colours)
-        return out
+            out = self._learnt(placed, hvs, out, colours, allowed)
+        if allowed is None:
+            return out
+        # A card the zone may not hold is asked about, whatever named it.
+        return [(UNKNOWN, 0.0, score, cands)
+                if token != UNKNOWN and not allowed[i, self._index[token]]
+                else (token, conf, score, cands)
+                for i, (token, conf, score, cands) in enumerate(out)]
 
     def _learnt(self, placed: list[Placed], hvs: list[int], decided: list[Named],
-                colours: list[FloatImage]) -> list[Named]:
+                colours: list[FloatImage], allowed: NDArray[np.bool_] | None,
+                ) -> list[Named]:
         """The deck's own model names each placed band (``vision.band_model``); the
         templates' ranking stays as the candidates (whether a band looks like an
-        index at all). ``colours``: per band, each token's colour distance from it."""
+        index at all). ``colours``: per band, each token's colour distance from it;
+        ``allowed``: per band, the tokens its zone may hold."""
         assert self.model is not None
         s = SEARCH_PX
         rows, w = self.templates.th + 2 * s, self.templates.tw + 2 * s
@@ -138,7 +159,7 @@ class Classifier:
                 band: FloatImage = crop[y0 + pad:y0 + pad + rows,
                                         x0 + pad:x0 + pad + w] * pl.scale
                 bands.append(band)
-            look = self.model.look(np.stack(bands), h)
+            look = self.model.look(np.stack(bands), h, None if allowed is None else allowed[idx])
             told = [out[i] for i in idx]
             names = [self.model.tokens[b] for b in look.best.tolist()]
             # How much further the named card's colour lies than the nearest colour.
