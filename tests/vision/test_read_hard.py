@@ -203,10 +203,12 @@ def test_a_washed_out_yellow_numeral_is_read_by_its_local_contrast(tmp_path, mon
     lacking = Reader(DeckProfile("no Y3", [profile.tokens[i] for i in keep],
                                  profile.gray[keep], profile.chroma[keep]))
     reader = Reader(profile)
-    bands = [_washed_out_band("Y3", profile, seed) for seed in range(5)]
+    # Twelve bands: a few lie at the first look's margin, where the last bit of a float
+    # sum (BLAS's threads) may tip one either way.
+    bands = [_washed_out_band("Y3", profile, seed) for seed in range(12)]
     both = [reader.classify(b, 16.0)[0] for b in bands]
-    assert set(both) <= {"Y3", UNKNOWN} and both.count("Y3") >= 3
-    assert [lacking.classify(b, 16.0)[0] for b in bands] == [UNKNOWN] * 5
+    assert set(both) <= {"Y3", UNKNOWN} and both.count("Y3") >= 8
+    assert [lacking.classify(b, 16.0)[0] for b in bands] == [UNKNOWN] * 12
     # The first look alone names fewer of them (they lie at its margin).
     monkeypatch.setattr(classify, "LOCAL_MARGIN", float("inf"))
     first = [reader.classify(b, 16.0)[0] for b in bands]
