@@ -3,7 +3,7 @@
 Each generated deck design (``vision.designs``; the ``held`` split is never
 looked at while tuning) is enrolled exactly as a player enrols a deck: one
 phone photo per card on some table (``vision.photos``), through
-``enroll_from_dir``. Then tables laid and lit as widely as rooms vary
+``enroll_from_dir``'s own steps. Then tables laid and lit as widely as rooms vary
 (``vision.synth``'s room) are photographed ``frames`` times each and read,
 each card named by the deck's own learnt model (``vision.band_model``).
 Figures per design, and over all: the worst design's single-frame accuracy,
@@ -28,7 +28,7 @@ from vision.band_model import BandModel
 from vision.calibrate import CalibrationError, Calibrator
 from vision.deck_art import ALL_FACES, CardArt
 from vision.designs import designs
-from vision.enroll import enroll_from_dir, find_card, load_image
+from vision.enroll import enrol_photo, profile_from_photos
 from vision.photos import TABLES, phone_photo
 from vision.position import UNKNOWN
 from vision.profile import DeckProfile, ProfileError
@@ -37,6 +37,7 @@ from vision.scoring import Tally, outcomes, reliability, score
 from vision.sharpness import TOO_SOFT_MM
 from vision.stabilize import vote
 from vision.synth import room_scene
+from vision.types import FloatImage, Image
 
 RETAKES = 2
 PHOTO_SIZE = (2016, 1512)  # a phone photo at a third of 12 MP: as much of the card
@@ -52,11 +53,11 @@ def enrol(art: CardArt, rng: np.random.Generator, photo_size: tuple[int, int] = 
     table = TABLES[int(rng.integers(len(TABLES)))]
     w, h = art.card_mm
     refused = 0
+    cards: dict[str, Image] = {}
+    tables: dict[str, FloatImage] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp) / art.name
-        folder.mkdir()
         for face in ALL_FACES:
-            path = folder / f"{face.token}.jpg"
+            path = Path(tmp) / f"{face.token}.jpg"
             on = table
             for _ in range(RETAKES + 1):
                 # Some phones store the pixels turned and say so in EXIF.
@@ -64,19 +65,17 @@ def enrol(art: CardArt, rng: np.random.Generator, photo_size: tuple[int, int] = 
                 path.write_bytes(phone_photo(art.render(face, 8.0), rng, table=on,
                                              size=photo_size, exif_orientation=turn))
                 try:
-                    find_card(load_image(path), w, h, path.name)
+                    cards[face.token], tables[face.token] = enrol_photo(path, w, h)
                     break
                 except ProfileError:
                     refused += 1
                     on = TABLES[int(rng.integers(len(TABLES)))]
-            else:
-                path.unlink()  # never taken: the profile lacks this card
-        try:
-            profile = enroll_from_dir(folder, f"{art.name} (enrolled from photos)", w, h,
-                                      partial=True)
-        except ProfileError:
-            return None, refused  # no photo taken at all
-        return profile, refused
+            # Never taken: the profile lacks this card.
+    if not cards:
+        return None, refused  # no photo taken at all
+    order = sorted(cards, key=lambda t: f"{t}.jpg")  # as ``enroll_from_dir`` lists a folder
+    return profile_from_photos({t: cards[t] for t in order}, {t: tables[t] for t in order},
+                               f"{art.name} (enrolled from photos)", w, h), refused
 
 
 def enrol_seeded(art: CardArt, seed: int, photo_size: tuple[int, int] = PHOTO_SIZE,

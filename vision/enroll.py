@@ -225,10 +225,7 @@ def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_
                 file=path.name, token=token))
             continue
         try:
-            photo = load_image(path)
-            cards[token] = find_card(photo, card_w, card_h, path.name,
-                                     margin_mm=MARGIN_MM)
-            tables[token] = table_colour(photo)
+            cards[token], tables[token] = enrol_photo(path, card_w, card_h)
         except ProfileError as exc:
             problems.append(str(exc))
     if problems:
@@ -246,11 +243,24 @@ def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_
             "would mistake it for another; photograph them all (or pass --partial to accept "
             "the risk).", len(missing)).format(folder=folder, n=len(missing),
                                                cards=", ".join(missing)))
+    # Terrain cards are optional: only the medieval edition has them.
+    return profile_from_photos(cards, tables, name or folder.name, card_w, card_h)
+
+
+def enrol_photo(path: Path, card_w: float = CARD_W, card_h: float = CARD_H,
+                ) -> tuple[Image, FloatImage]:
+    """One photo's card, found and flattened, and the colour of the table around it
+    (``ProfileError``, saying what to change, where the photo cannot be used)."""
+    photo = load_image(path)
+    return find_card(photo, card_w, card_h, path.name, margin_mm=MARGIN_MM), table_colour(photo)
+
+
+def profile_from_photos(cards: dict[str, Image], tables: dict[str, FloatImage], name: str,
+                        card_w: float = CARD_W, card_h: float = CARD_H) -> DeckProfile:
+    """The profile of the cards ``enrol_photo`` found (by token), with their tables."""
     # Each side of each card where the deck's shared layout says it lies.
     cards = square_deck(cards, WARP_PX, card_w, card_h)
-    # Terrain cards are optional: only the medieval edition has them.
-    return profile_from_cards(name or folder.name, balance_deck(cards, tables, WARP_PX), card_w,
-                              card_h)
+    return profile_from_cards(name, balance_deck(cards, tables, WARP_PX), card_w, card_h)
 
 
 def distinctness(profile: DeckProfile) -> list[tuple[str, str, float]]:
