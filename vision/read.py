@@ -99,7 +99,7 @@ _BLAS: Final = ThreadpoolController()
 # The steps' constants stand in their modules; they are importable from here as before.
 __all__ = [
     "AHEAD_SLACK_MM", "COLOUR_FLOOR", "COLOUR_WEIGHT", "COVER_SLACK_MM", "FG_THRESHOLD",
-    "FILL_GAP_MM", "GLARE_LEAST", "GLARE_MAT_MM", "GLARE_MAT_SAMPLES", "GLARE_MOST",
+    "FILL_GAP_MM", "FILL_TRIES", "GLARE_LEAST", "GLARE_MAT_MM", "GLARE_MAT_SAMPLES", "GLARE_MOST",
     "GLARE_PALEST", "INDEX_FIT", "INDEX_GOOD", "INDEX_LIKE", "LIGHT_SAMPLES", "LINES",
     "LOCAL_FIT", "LOCAL_FLOOR", "LOCAL_MARGIN", "LOCAL_SIGMA", "LOW_PX", "MAX_RANK_GAP",
     "MIN_EDGE", "MIN_GAP_MM", "MIN_MARGIN", "MIN_SCORE", "NAME_AT", "NO_INDEX",
@@ -116,6 +116,7 @@ NO_INDEX: Final = 0.4  # a band no token ranks this high for is no card (a real 
 # read unknown under glare still ranks about 0.45 or more)
 RETRY_MM: Final = (8.0, -8.0, 16.0)  # further places a stack's first or last band may lie
 FILL_GAP_MM: Final = 30.0  # more than any two fanned cards' tops lie apart
+FILL_TRIES: Final = 3  # edges tried in such a gap for the card hidden there
 AHEAD_SLACK_MM: Final = 3.0  # room a band asked ahead has to show whole (``_read_zone``)
 
 
@@ -359,11 +360,17 @@ class Reader:
         while k < len(reads):
             a, b = reads[k - 1].top_local, reads[k].top_local
             if b - a > FILL_GAP_MM * LOW_PX:
-                t = st.strongest_edge(int(a + MIN_GAP_MM * LOW_PX), int(b - MIN_GAP_MM * LOW_PX))
-                visible = min(p.band_mm, b - t - COVER_SLACK_MM)
-                rd = (yield [Ask(zone, t, st.middle, visible, False)])[0]
-                if rd is not None and a + MIN_GAP_MM < rd.top_local < b - MIN_GAP_MM:
-                    reads.insert(k, rd)
+                # The strongest few edges there, all asked at once (an edge in the art
+                # of the card below may step more than the hidden card's own): the one
+                # that fits best as an index stands.
+                tops = st.strongest_edges(int(a + MIN_GAP_MM * LOW_PX),
+                                          int(b - MIN_GAP_MM * LOW_PX), FILL_TRIES)
+                got = yield [Ask(zone, t, st.middle, min(p.band_mm, b - t - COVER_SLACK_MM),
+                                 False) for t in tops]
+                fits = [rd for rd in got if rd is not None
+                        and (a + MIN_GAP_MM) * LOW_PX < rd.top_local < (b - MIN_GAP_MM) * LOW_PX]
+                if fits:
+                    reads.insert(k, max(fits, key=lambda rd: rd.score))
                     sure.insert(k, False)
             k += 1
         # Two reads snapped onto one card: keep the one found from the stack's shape,

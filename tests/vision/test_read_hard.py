@@ -286,3 +286,38 @@ def test_tops_asked_ahead_read_as_asked_one_at_a_time_in_fewer_rounds(classic, m
     assert reads[0] == reads[1]
     assert {z: [t for zz, t, _, _ in reads[0] if zz == z] for z in stacks} == stacks
     assert rounds[0] < rounds[1]
+
+
+def test_a_card_whose_top_edge_drowned_is_found_even_below_a_stronger_line(classic,
+                                                                          monkeypatch):
+    # The middle card of three: its top edge is no candidate (drowned in the art around
+    # it), and a line in the art between the cards steps more than that edge. The gap
+    # is searched at its strongest few edges, not only the strongest.
+    import dataclasses
+
+    from vision import read as read_module
+
+    stacks = {"flag4.south": ["R5", "G9", "Y1"]}
+    table = lay_table(stacks, "classic", np.random.default_rng(21), fan=(22.0, 22.0),
+                      crooked_deg=0.0)
+    frame = photograph(table, CAMERA, PLAIN, np.random.default_rng(4)).image
+    real = read_module.find_stack
+
+    def drowned(zone, fg, colour, profile, th):
+        st = real(zone, fg, colour, profile, th)
+        if st is None or zone.name != "flag4.south":
+            return st
+        certain = [(t, c) for t, c in st.tops if c]
+        first, last = certain[0][0], certain[-1][0]
+        grad = st.grad.copy()
+        # A line in the first card's art, some 10 mm above the hidden card's top.
+        grad[int(first + 12.0)] = 2.0 * float(grad.max())
+        return dataclasses.replace(st, tops=certain, grad=grad) if first < last else st
+
+    monkeypatch.setattr(read_module, "find_stack", drowned)
+    reader = Reader(classic)
+    cal = Calibrator().update(frame)
+    assert reader.read(frame, cal).zones()["flag4.south"] == ["R5", "G9", "Y1"]
+    # Searched at its strongest edge alone, the hidden card is missed.
+    monkeypatch.setattr(read_module, "FILL_TRIES", 1)
+    assert reader.read(frame, cal).zones()["flag4.south"] == ["R5", "Y1"]

@@ -131,6 +131,19 @@ class Stack:
         """The top edge in rows ``lo`` to ``hi`` where the colour steps most."""
         return _strongest(self.grad, lo, hi)
 
+    def strongest_edges(self, lo: int, hi: int, k: int) -> list[float]:
+        """Up to ``k`` top edges in rows ``lo`` to ``hi``, strongest first, each at
+        least PEAK_SEPARATION_MM from a stronger one."""
+        span = self.grad[lo:hi + 1]
+        apart = PEAK_SEPARATION_MM * LOW_PX
+        out: list[float] = []
+        for r in np.argsort(-span, kind="stable").tolist():
+            if all(abs(r - o) >= apart for o in out):
+                out.append(r)
+                if len(out) == k:
+                    break
+        return [float(lo + r + 1) for r in out]
+
 
 def _strongest(grad: FloatImage, lo: int, hi: int) -> float:
     """The row boundary in rows ``lo`` to ``hi`` of ``grad`` where the colour steps most."""
