@@ -70,7 +70,7 @@ def enrol(art: CardArt, rng: np.random.Generator, photo_size: tuple[int, int] = 
                 except ProfileError:
                     refused += 1
                     on = TABLES[int(rng.integers(len(TABLES)))]
-            # Never taken: the profile lacks this card.
+            # A card refused every time is never taken: the profile lacks it.
     if not cards:
         return None, refused  # no photo taken at all
     order = sorted(cards, key=lambda t: f"{t}.jpg")  # as ``enroll_from_dir`` lists a folder

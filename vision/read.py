@@ -363,12 +363,11 @@ class Reader:
                 # The strongest few edges there, all asked at once (an edge in the art
                 # of the card below may step more than the hidden card's own): the one
                 # that fits best as an index stands.
-                tops = st.strongest_edges(int(a + MIN_GAP_MM * LOW_PX),
-                                          int(b - MIN_GAP_MM * LOW_PX), FILL_TRIES)
+                lo, hi = a + MIN_GAP_MM * LOW_PX, b - MIN_GAP_MM * LOW_PX
+                tops = st.strongest_edges(int(lo), int(hi), FILL_TRIES)
                 got = yield [Ask(zone, t, st.middle, min(p.band_mm, b - t - COVER_SLACK_MM),
                                  False) for t in tops]
-                fits = [rd for rd in got if rd is not None
-                        and (a + MIN_GAP_MM) * LOW_PX < rd.top_local < (b - MIN_GAP_MM) * LOW_PX]
+                fits = [rd for rd in got if rd is not None and lo < rd.top_local < hi]
                 if fits:
                     reads.insert(k, max(fits, key=lambda rd: rd.score))
                     sure.insert(k, False)

@@ -127,22 +127,24 @@ class Stack:
         block = self.fg[int(top):int(self.bottom)]
         return bool(len(block) and (block.mean(axis=0) > 0.8).sum() > 40)
 
-    def strongest_edge(self, lo: int, hi: int) -> float:
-        """The top edge in rows ``lo`` to ``hi`` where the colour steps most."""
-        return _strongest(self.grad, lo, hi)
-
     def strongest_edges(self, lo: int, hi: int, k: int) -> list[float]:
-        """Up to ``k`` top edges in rows ``lo`` to ``hi``, strongest first, each at
-        least PEAK_SEPARATION_MM from a stronger one."""
-        span = self.grad[lo:hi + 1]
-        apart = PEAK_SEPARATION_MM * LOW_PX
-        out: list[float] = []
-        for r in np.argsort(-span, kind="stable").tolist():
-            if all(abs(r - o) >= apart for o in out):
-                out.append(r)
-                if len(out) == k:
-                    break
-        return [float(lo + r + 1) for r in out]
+        """Up to ``k`` top edges in rows ``lo`` to ``hi``, strongest first, one per edge."""
+        rows = list(range(lo + 1, hi + 2))  # row boundaries: grad[r - 1] steps into row r
+        return [float(r) for r in _one_per_edge(rows, self.grad, k)]
+
+
+def _one_per_edge(rows: list[int], grad: FloatImage, k: int | None = None) -> list[int]:
+    """The strongest of ``rows`` (row boundaries; ``grad[r - 1]`` their step), strongest
+    first, each PEAK_SEPARATION_MM or more from a stronger one kept (one per edge);
+    at most ``k``. Of equal steps the first row is kept."""
+    strength = grad.tolist()
+    chosen: list[int] = []
+    for r in sorted(rows, key=lambda q: -strength[q - 1]):
+        if all(abs(r - c) >= PEAK_SEPARATION_MM * LOW_PX for c in chosen):
+            chosen.append(r)
+            if len(chosen) == k:
+                break
+    return chosen
 
 
 def _strongest(grad: FloatImage, lo: int, hi: int) -> float:
@@ -193,11 +195,6 @@ def find_stack(zone: Zone, fg_all: Image, colour_all: FloatImage, profile: DeckP
         peaks = (base + 2 + np.nonzero((mid >= between[:-2]) & (mid > between[2:])
                                        & (mid > MIN_EDGE))[0]).tolist()
         # Keep the strongest peaks, one per edge; which are cards is decided later.
-        chosen: list[int] = []
-        strength = grad.tolist()
-        for pk in sorted(peaks, key=lambda q: -strength[q - 1]):
-            if all(abs(pk - c) >= PEAK_SEPARATION_MM * LOW_PX for c in chosen):
-                chosen.append(pk)
-        tops += [(float(c), False) for c in sorted(chosen)]
+        tops += [(float(c), False) for c in sorted(_one_per_edge(peaks, grad))]
         tops.append((last, True))
     return Stack(zone, fg, top, bottom, cols, c0, c1, grad, tops, p, th)
