@@ -49,6 +49,13 @@ RAMP: Final = 0.2  # most a lamp's light may change across a card's width, as a 
 FALLOFF: Final = 0.4  # most it may fall off a card's width from its brightest spot
 BLUR_PX: Final = (0.5, 2.5)  # a band's blur (TPL_PX px): a card a metre off is ~1.5 px/mm
 STRETCH: Final = 1.6  # up to this much more blur across than down (motion, a slanted view)
+# The self-test: how far apart the model holds its deck's cards as a camera shows them.
+# Bands drawn as for training, then brought down to what a camera across the table
+# resolves and back (a room's index is a few soft pixels high).
+TEST_SAMPLES: Final = 12  # drawn per card and height
+TEST_PX_PER_MM: Final = (1.2, 2.4)
+TEST_SEED: Final = 99  # not the training's: other draws than it learnt
+FLOOR: Final = 1e-3  # a distance of nothing is as good as this (as the trust takes it)
 
 
 Window = tuple[int, int, int]  # the telling window: x, y (TPL_PX px in the band), side
@@ -186,6 +193,15 @@ def _draw(top: Image, rng: np.random.Generator, visible_mm: float, cover: Image,
     return np.asarray(np.clip(out, 0, 1), np.float32)
 
 
+def _soften(band: FloatImage, rng: np.random.Generator) -> FloatImage:
+    """``band`` (at TPL_PX) as a camera resolving ``TEST_PX_PER_MM`` shows it, at TPL_PX."""
+    h, w = band.shape[:2]
+    f = rng.uniform(*TEST_PX_PER_MM) / TPL_PX
+    small = cv2.resize(band, (max(4, round(w * f)), max(4, round(h * f))),
+                       interpolation=cv2.INTER_AREA)
+    return np.asarray(cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
+
+
 class Look(NamedTuple):
     """Per band: the nearest token (index into the model's tokens), and its and the
     runner-up's (``second``) squared distances in the discriminant space, per
@@ -210,6 +226,8 @@ class BandModel:
     # Per visible height, its telling window (``telling_window``); none in a model
     # made before them.
     windows: dict[float, Window] | None = None
+    # The self-test's typical gap (``self_test``); none in a model made before it.
+    typical_gap: float | None = None
 
     @staticmethod
     def train(profile: DeckProfile, seed: int = 0, samples: int = SAMPLES) -> BandModel:
@@ -232,7 +250,32 @@ class BandModel:
             dims = min(len(lda.classes_) - 1, x.shape[1])  # what the discriminant spans
             proj = np.ascontiguousarray(lda.scalings_[:, :dims], np.float32)
             projections[h], centres[h] = proj, (lda.means_ @ proj).astype(np.float32)
-        return BandModel(list(profile.tokens), profile.card_w, projections, centres, windows)
+        model = BandModel(list(profile.tokens), profile.card_w, projections, centres, windows)
+        return replace(model, typical_gap=model.self_test(tops, profile.band_mm))
+
+    def self_test(self, tops: Image, band_mm: float, seed: int = TEST_SEED,
+                  samples: int = TEST_SAMPLES) -> float:
+        """How far apart the model holds the deck's cards as a camera shows them: over
+        bands of its own cards (``tops``) drawn as for training, softened to a camera's
+        resolution, the median log gap between the runner-up's and the nearest's
+        distance where the nearest is right.
+
+        Decks differ in how far their cards lie apart (a thin index on a busy face
+        lies near its neighbours), and a read's gap means as much as it is wide for
+        its deck: the trust weighs a read's gap in this unit.
+        """
+        rng = np.random.default_rng(seed)
+        n, rows, s = len(tops), round(band_mm * TPL_PX), SEARCH_PX
+        gaps = []
+        for h in HEIGHTS_MM:
+            labels = np.repeat(np.arange(n), samples)
+            bands = np.stack([cv2.copyMakeBorder(
+                _soften(_draw(tops[i], rng, h, tops[int(rng.integers(n))], rows), rng),
+                s, s, s, s, cv2.BORDER_REPLICATE) for i in labels])
+            lk = self.look(bands, h)
+            gap = np.log(lk.runner_up + FLOOR) - np.log(lk.nearest + FLOOR)
+            gaps.append(gap[lk.best == labels])
+        return float(np.median(np.concatenate(gaps)))
 
     def to_arrays(self) -> dict[str, FloatImage]:
         """The model as named arrays, for the deck's profile file."""
@@ -242,6 +285,8 @@ class BandModel:
             out[f"centres_{h:g}"] = self.centres[h]
             if self.windows is not None:
                 out[f"window_{h:g}"] = np.array(self.windows[h], np.float32)
+        if self.typical_gap is not None:
+            out["typical_gap"] = np.array(self.typical_gap, np.float32)
         return out
 
     @staticmethod
@@ -263,7 +308,9 @@ class BandModel:
             for h in HEIGHTS_MM:
                 x, y, k = (int(v) for v in arrays[f"window_{h:g}"])
                 windows[h] = (x, y, k)
-        model = BandModel(list(profile.tokens), profile.card_w, projections, centres, windows)
+        gap = arrays.get("typical_gap")
+        model = BandModel(list(profile.tokens), profile.card_w, projections, centres, windows,
+                          None if gap is None or not float(gap) > 0 else float(gap))
         # A damaged file's projection that does not fit its features reads nothing.
         width = features(np.zeros((1, round(profile.band_mm * TPL_PX) + 2 * SEARCH_PX,
                                    round(profile.card_w * TPL_PX) + 2 * SEARCH_PX, 3),

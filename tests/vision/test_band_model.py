@@ -1,6 +1,8 @@
 """A deck's own learnt model: names its cards from bands as a camera shows them,
 and says it is unsure of a card the deck does not hold."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -90,6 +92,31 @@ def test_an_enrolled_profile_carries_its_model_and_the_reader_uses_it(deck, tmp_
     assert model is not None and model.tokens == profile.tokens
     best, _ = model.judge(_bands(profile, ["R3", "Y9", "AL"], 5), 16.0)
     assert [model.tokens[b] for b in best] == ["R3", "Y9", "AL"]
+
+
+def test_the_self_test_says_how_far_apart_a_deck_holds_its_cards(deck, tmp_path):
+    from vision.profile import builtin_profile
+
+    _, thin = deck
+    classic = builtin_profile("classic")
+    keep = [classic.tokens.index(t) for t in TOKENS]
+    assert classic.tops is not None
+    bold = type(classic)("bold", TOKENS, classic.gray[keep], classic.chroma[keep],
+                         classic.card_w, classic.card_h, classic.band_mm, classic.tops[keep])
+    held = {p.name: BandModel.train(p, seed=1, samples=20) for p in (thin, bold)}
+    # Thin script numerals under a thick shared frame lie nearer each other than bold
+    # numerals on plain faces, as a camera across the table shows them.
+    assert held["test"].typical_gap is not None and held["bold"].typical_gap is not None
+    assert 0 < held["test"].typical_gap < held["bold"].typical_gap
+    # Kept with the deck; a model saved before self-tests has none (the trust then
+    # takes the tuning decks' typical gap).
+    saved = dataclasses.replace(thin, model=held["test"].to_arrays())
+    saved.save(tmp_path / "deck.npz")
+    again = BandModel.of(type(thin).load(tmp_path / "deck.npz"))
+    assert again is not None and again.typical_gap == pytest.approx(held["test"].typical_gap)
+    older = {k: v for k, v in held["test"].to_arrays().items() if k != "typical_gap"}
+    before = BandModel.of(dataclasses.replace(thin, model=older))
+    assert before is not None and before.typical_gap is None
 
 
 def test_the_runner_up_is_the_card_the_model_hesitated_over(deck):

@@ -171,7 +171,8 @@ class Classifier:
                          np.full(len(idx), h), off,
                          self.pair_margins([placed[i] for i in idx], [hvs[i] for i in idx],
                                            np.stack([look.best, look.second], axis=1),
-                                           [colours[i] for i in idx]))
+                                           [colours[i] for i in idx]),
+                         self.model.typical_gap)
             for i, token, c, (_, _, score, cands) in zip(idx, names, sure.tolist(), told,
                                                          strict=True):
                 # Below NAME_AT such reads were wrong now and then: the band asks.

@@ -7,7 +7,10 @@ nearest card's and the runner-up's distance, whether the templates name the same
 card and how surely, how well the band matches as an index, how much of it
 shows, how much further the named card's colour lies than the nearest colour
 (a suit's colour taken for its neighbour's), and which of the model's winner
-and runner-up the templates prefer where just those two differ. A logistic
+and runner-up the templates prefer where just those two differ, and the gap
+between the runner-up's and the nearest's distance in the unit of the deck's
+own self-test (``BandModel.self_test``: a deck whose cards lie near each other
+shows narrow gaps on right reads too). A logistic
 model turns that into the share of such reads that were right on the tuning
 designs' room scenes; ``python -m vision.trust_fit`` collects those reads again
 and refits it (scikit-learn's LogisticRegression), and prints the reliability
@@ -28,11 +31,14 @@ from vision.types import FloatImage
 # Order: log nearest, log runner-up, templates agree, templates' confidence,
 # agree x confidence, index score, visible height / 16 mm, colour off / 10 Lab,
 # the templates' margin for the winner over the runner-up, and the runner-up's log
-# distance over the nearest's (the fit weighs a gap, not the two logs alone, with
-# smaller weights: its regularisation then costs less).
-WEIGHTS: Final = np.array([-1.7739, 2.1094, 0.7431, -0.586, 0.703, 0.0154, 0.9324,
-                          -0.3595, 2.7869, 3.8833])
-BIAS: Final = 0.2948
+# distance over the nearest's in the deck's typical gaps (the fit weighs a gap, not
+# the two logs alone, with smaller weights: its regularisation then costs less).
+WEIGHTS: Final = np.array([-0.9324, 1.3913, 0.669, -0.5344, 0.6298, 0.0751, 0.4667,
+                          -0.2664, 2.8783, 3.9394])
+BIAS: Final = 0.2341
+# The typical gap of a deck whose model has no self-test (made before it): the
+# tuning decks' median.
+TYPICAL_GAP: Final = 0.615
 # The trust from which a band is named: the reads at or above it held no wrong card,
 # on each fitted design left out of the fit and on the designs never fitted (the
 # rest ask).
@@ -52,19 +58,23 @@ FLOOR: Final = 1e-3  # a distance of nothing is as good as this
 
 def evidence(nearest: FloatImage, runner_up: FloatImage, agree: FloatImage,
              told: FloatImage, score: FloatImage, visible_mm: FloatImage,
-             colour_off: FloatImage, pair: FloatImage) -> FloatImage:
-    """The trust model's inputs, one row per read (see ``WEIGHTS``)."""
+             colour_off: FloatImage, pair: FloatImage, typical_gap: float | None,
+             ) -> FloatImage:
+    """The trust model's inputs, one row per read (see ``WEIGHTS``); ``typical_gap``:
+    the deck's (``BandModel.typical_gap``), or none known."""
+    unit = TYPICAL_GAP if typical_gap is None else typical_gap
     return np.stack([np.log(nearest + FLOOR), np.log(runner_up + FLOOR), agree, told,
                      agree * told, score, visible_mm / 16.0, colour_off / 10.0, pair,
-                     np.log(runner_up + FLOOR) - np.log(nearest + FLOOR)],
+                     (np.log(runner_up + FLOOR) - np.log(nearest + FLOOR)) / unit],
                     axis=-1).astype(np.float64)
 
 
 def trust(nearest: FloatImage, runner_up: FloatImage, agree: FloatImage,
           told: FloatImage, score: FloatImage, visible_mm: FloatImage,
-          colour_off: FloatImage, pair: FloatImage) -> FloatImage:
+          colour_off: FloatImage, pair: FloatImage, typical_gap: float | None) -> FloatImage:
     """Per read, the share of such reads that named the right card (0..1)."""
-    ev = evidence(nearest, runner_up, agree, told, score, visible_mm, colour_off, pair)
+    ev = evidence(nearest, runner_up, agree, told, score, visible_mm, colour_off, pair,
+                  typical_gap)
     return np.where(outside(ev), 0.0, 1.0 / (1.0 + np.exp(-(ev @ WEIGHTS + BIAS))))
 
 

@@ -21,10 +21,10 @@ LACKING = ["Y3", "O8", "R5", "B9", "AL"]
 
 def _trust(nearest: float, runner_up: float, agree: bool = True, told: float = 0.9,
            score: float = 0.95, visible: float = 16.0, colour_off: float = 0.0,
-           pair: float = 0.2) -> float:
+           pair: float = 0.2, typical_gap: float | None = None) -> float:
     one = (np.array([v], float) for v in (nearest, runner_up, agree, told, score, visible,
                                           colour_off, pair))
-    return float(trust(*one)[0])
+    return float(trust(*one, typical_gap)[0])
 
 
 def test_a_band_near_one_card_and_far_from_the_rest_is_trusted():
@@ -48,6 +48,16 @@ def test_a_band_near_one_card_and_far_from_the_rest_is_trusted():
     # that shape the deck may lack), a band asks however sure the rest looks.
     assert _trust(2.5, 40.0, agree=False, told=0.0, pair=1.0) == 0.0
     assert _trust(0.5, 8.0, colour_off=20.0, pair=1.0) == 0.0
+
+
+def test_a_gap_counts_as_wide_as_it_is_for_its_deck():
+    # The same distances: in a deck whose self-test holds its cards near each other
+    # (a thin index on a busy face) they say more than in one that holds them far apart.
+    narrow, wide = _trust(1.0, 1.5, typical_gap=0.4), _trust(1.0, 1.5, typical_gap=1.2)
+    assert narrow > wide
+    assert narrow >= NAME_AT > wide
+    # A model made before self-tests: its gaps in the tuning decks' typical unit.
+    assert wide < _trust(1.0, 1.5) < narrow
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +100,7 @@ def test_the_refit_trusts_what_was_right_on_designs_it_left_out():
             near = rng.uniform(0.2, 1.5) if right else rng.uniform(1.0, 4.0)
             one = (np.array([v], float) for v in (near, near + rng.uniform(0.5, 4.0),
                                                   float(right), 0.8, 0.9, 16.0, 0.0, 0.1))
-            rows.append({"design": design, "evidence": evidence(*one)[0].tolist(),
+            rows.append({"design": design, "evidence": evidence(*one, None)[0].tolist(),
                          "right": right})
     _, held = fit(rows)
     right = np.array([r["right"] for r in rows])
