@@ -52,7 +52,7 @@ def collect(index: int, scenes: int, seed: int = SEED) -> list[dict[str, Any]]:
     reader = Reader(profile, model=BandModel.train(profile))
     log: list[FloatImage] = []
 
-    def record(*args: FloatImage) -> FloatImage:
+    def record(*args: Any) -> FloatImage:
         # Every band named, its confidence the number of its evidence row.
         rows = evidence(*args)
         log.extend(rows)
