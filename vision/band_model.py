@@ -28,6 +28,7 @@ from numpy.typing import NDArray
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
 from vision.profile import INSET_X, INSET_Y, TPL_PX, DeckProfile, ProfileError
+from vision.reading.trust import FLOOR
 from vision.types import GREY_BGR, FloatImage, Image
 
 HEIGHTS_MM: Final = (8.0, 10.0, 12.0, 14.0, 16.0)  # visible heights a model is made for
@@ -55,7 +56,6 @@ STRETCH: Final = 1.6  # up to this much more blur across than down (motion, a sl
 TEST_SAMPLES: Final = 12  # drawn per card and height
 TEST_PX_PER_MM: Final = (1.2, 2.4)
 TEST_SEED: Final = 99  # not the training's: other draws than it learnt
-FLOOR: Final = 1e-3  # a distance of nothing is as good as this (as the trust takes it)
 
 
 Window = tuple[int, int, int]  # the telling window: x, y (TPL_PX px in the band), side
