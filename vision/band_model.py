@@ -56,6 +56,9 @@ STRETCH: Final = 1.6  # up to this much more blur across than down (motion, a sl
 TEST_SAMPLES: Final = 12  # drawn per card and height
 TEST_PX_PER_MM: Final = (1.2, 2.4)
 TEST_SEED: Final = 99  # not the training's: other draws than it learnt
+# The typical gaps of the tuning decks: least, the one below which every such deck read
+# under 0.56 of its cards in a single frame (bench vision, tune split), and most.
+TYPICAL_GAPS: Final = (0.46, 0.6, 2.39)
 
 
 Window = tuple[int, int, int]  # the telling window: x, y (TPL_PX px in the band), side

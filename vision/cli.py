@@ -107,6 +107,18 @@ def _enroll(args: list[str]) -> int:
     count = len(profile.tokens)
     print(ngettext("{path}: profile {name} with {n} card", "{path}: profile {name} with {n} cards",
                    count).format(path=out, name=repr(profile.name), n=count))
+    from vision.band_model import TYPICAL_GAPS, BandModel
+
+    # The self-test (``BandModel.self_test``): how readable the deck is before a game.
+    model = BandModel.of(profile)
+    if model is not None and model.typical_gap is not None:
+        low, hard, high = TYPICAL_GAPS
+        print(_("self-test: the deck's cards lie {gap:.2f} apart as a camera above the table "
+                "sees them (the decks we measured: {low:.2f} to {high:.2f})").format(
+                    gap=model.typical_gap, low=low, high=high))
+        if model.typical_gap < hard:
+            print(_("below {hard:.2f} the companion will ask about many cards: light the table "
+                    "evenly and bring the camera nearer").format(hard=hard))
     from vision.enroll import distinctness
 
     # Each pair once, hardest first: what the reader will find hardest to tell apart.

@@ -129,6 +129,16 @@ def test_distinctness_names_each_cards_nearest_and_the_cli_prints_the_hardest(tm
                  "--out", str(tmp_path / "p.npz")]) == 0
     out = capsys.readouterr().out
     assert "hardest pairs" in out and "R7 ~ R8" in out
+    # The deck's self-test, as its saved model holds it, and the warning only for a
+    # deck whose cards lie as near as those of the decks that read worst.
+    from vision.band_model import TYPICAL_GAPS, BandModel
+    from vision.profile import DeckProfile
+
+    model = BandModel.of(DeckProfile.load(tmp_path / "p.npz"))
+    assert model is not None and model.typical_gap is not None
+    assert f"cards lie {model.typical_gap:.2f} apart" in out
+    assert ("the companion will ask about many cards" in out) == (
+        model.typical_gap < TYPICAL_GAPS[1])
 
 
 def test_a_dark_faced_card_is_taken_and_a_photo_too_dark_to_read_is_refused():
