@@ -311,9 +311,12 @@ class BandModel:
             for h in HEIGHTS_MM:
                 x, y, k = (int(v) for v in arrays[f"window_{h:g}"])
                 windows[h] = (x, y, k)
+        # A self-test that is no positive number (a damaged file) is as none.
         gap = arrays.get("typical_gap")
+        typical = (float(gap.flat[0]) if gap is not None and gap.size == 1
+                   and np.isfinite(gap.flat[0]) and gap.flat[0] > 0 else None)
         model = BandModel(list(profile.tokens), profile.card_w, projections, centres, windows,
-                          None if gap is None or not float(gap) > 0 else float(gap))
+                          typical)
         # A damaged file's projection that does not fit its features reads nothing.
         width = features(np.zeros((1, round(profile.band_mm * TPL_PX) + 2 * SEARCH_PX,
                                    round(profile.card_w * TPL_PX) + 2 * SEARCH_PX, 3),

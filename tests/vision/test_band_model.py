@@ -117,6 +117,10 @@ def test_the_self_test_says_how_far_apart_a_deck_holds_its_cards(deck, tmp_path)
     older = {k: v for k, v in held["test"].to_arrays().items() if k != "typical_gap"}
     before = BandModel.of(dataclasses.replace(thin, model=older))
     assert before is not None and before.typical_gap is None
+    for damaged in (np.array([0.5, 0.7], np.float32), np.array(np.nan, np.float32),
+                    np.array(-1.0, np.float32)):
+        odd = BandModel.of(dataclasses.replace(thin, model={**older, "typical_gap": damaged}))
+        assert odd is not None and odd.typical_gap is None
 
 
 def test_the_runner_up_is_the_card_the_model_hesitated_over(deck):
