@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
 from vision.profile import INSET_X, INSET_Y, TPL_PX, DeckProfile, ProfileError
-from vision.reading.trust import FLOOR
+from vision.reading.trust import log_gap
 from vision.types import GREY_BGR, FloatImage, Image
 
 HEIGHTS_MM: Final = (8.0, 10.0, 12.0, 14.0, 16.0)  # visible heights a model is made for
@@ -276,8 +276,7 @@ class BandModel:
                 _soften(_draw(tops[i], rng, h, tops[int(rng.integers(n))], rows), rng),
                 s, s, s, s, cv2.BORDER_REPLICATE) for i in labels])
             lk = self.look(bands, h)
-            gap = np.log(lk.runner_up + FLOOR) - np.log(lk.nearest + FLOOR)
-            gaps.append(gap[lk.best == labels])
+            gaps.append(log_gap(lk.nearest, lk.runner_up)[lk.best == labels])
         return float(np.median(np.concatenate(gaps)))
 
     def to_arrays(self) -> dict[str, FloatImage]:

@@ -56,6 +56,12 @@ COLOUR_OUT: Final = 15.0
 FLOOR: Final = 1e-3  # a distance of nothing is as good as this
 
 
+def log_gap(nearest: FloatImage, runner_up: FloatImage) -> FloatImage:
+    """How much further the runner-up lies than the nearest card: the log of the ratio
+    of their distances (``FLOOR`` added: a distance of nothing)."""
+    return np.asarray(np.log(runner_up + FLOOR) - np.log(nearest + FLOOR))
+
+
 def evidence(nearest: FloatImage, runner_up: FloatImage, agree: FloatImage,
              told: FloatImage, score: FloatImage, visible_mm: FloatImage,
              colour_off: FloatImage, pair: FloatImage, typical_gap: float | None,
@@ -65,7 +71,7 @@ def evidence(nearest: FloatImage, runner_up: FloatImage, agree: FloatImage,
     unit = TYPICAL_GAP if typical_gap is None else typical_gap
     return np.stack([np.log(nearest + FLOOR), np.log(runner_up + FLOOR), agree, told,
                      agree * told, score, visible_mm / 16.0, colour_off / 10.0, pair,
-                     (np.log(runner_up + FLOOR) - np.log(nearest + FLOOR)) / unit],
+                     log_gap(nearest, runner_up) / unit],
                     axis=-1).astype(np.float64)
 
 
