@@ -27,6 +27,8 @@ MIN_GAP_MM: Final = 12.0  # closest two fanned card tops can be: the band (16 mm
 PEAK_SEPARATION_MM: Final = 3.0  # candidate edges closer than this are one edge
 COVER_SLACK_MM: Final = 3.0  # a crooked covering card hides this much more at one corner
 MIN_EDGE: Final = 5.0  # colour step (sum of BGR levels) of a covered card's top edge
+SHORT_MM: Final = 8.0  # how far a stack's outline may fall short of its cards: a card's
+# edge printed as pale as the mat (a frame of fine grey lines), softened, passes for mat
 
 
 def edge_rows(img: FloatImage, q: float = 0.2, spread: int = 5) -> FloatImage:
@@ -152,6 +154,12 @@ def _strongest(grad: FloatImage, lo: int, hi: int) -> float:
     return float(lo + np.argmax(grad[lo:hi + 1]) + 1)
 
 
+def _grad(zone: Zone, colour_all: FloatImage, inner: slice) -> FloatImage:
+    """Per row boundary of ``zone``'s view, how strongly its ``inner`` columns step."""
+    grad = edge_rows(zone_view(zone, colour_all)[:, inner])
+    return np.asarray(np.convolve(grad, [0.25, 0.5, 0.25], mode="same"), np.float32)
+
+
 def find_stack(zone: Zone, fg_all: Image, colour_all: FloatImage, profile: DeckProfile,
                th: int) -> Stack | None:
     """The stack at ``zone`` in a frame's not-mat mask and true colours (top-down,
@@ -184,10 +192,19 @@ def find_stack(zone: Zone, fg_all: Image, colour_all: FloatImage, profile: DeckP
     tops: list[tuple[float, bool]] = [(top, True)]
     last = bottom - p.card_h * LOW_PX
     grad: FloatImage = np.zeros(0, np.float32)
-    if last > top + MIN_GAP_MM:
-        grad = edge_rows(zone_view(zone, colour_all)[:, inner])
-        grad = np.convolve(grad, [0.25, 0.5, 0.25], mode="same")
-        lo, hi = int(max(last - 4, top + MIN_GAP_MM)), int(min(last + 4, len(grad) - 1))
+    if top + MIN_GAP_MM < last + SHORT_MM * LOW_PX <= top + (MIN_GAP_MM + SHORT_MM) * LOW_PX:
+        # Longer than a card by more than its outline may fall short, yet too short
+        # for two cards as the outline shows them: where the last card's top edge
+        # steps most may be one (its band read says).
+        grad = _grad(zone, colour_all, inner)
+        lo, hi = int(top + MIN_GAP_MM), int(min(last + SHORT_MM * LOW_PX, len(grad) - 1))
+        if hi > lo:
+            tops.append((_strongest(grad, lo, hi), False))
+    elif last > top + MIN_GAP_MM:
+        grad = _grad(zone, colour_all, inner)
+        # The outline falls short of the last card's bottom edge as often as not.
+        lo = int(max(last - 4, top + MIN_GAP_MM))
+        hi = int(min(last + SHORT_MM * LOW_PX, len(grad) - 1))
         last = _strongest(grad, lo, hi) if hi > lo else last
         between = grad[int(top + MIN_GAP_MM):int(last - MIN_GAP_MM + 1)]
         base = int(top + MIN_GAP_MM)
