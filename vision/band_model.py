@@ -256,6 +256,11 @@ class BandModel:
         model = BandModel(list(profile.tokens), profile.card_w, projections, centres, windows)
         return replace(model, typical_gap=model.self_test(tops, profile.band_mm))
 
+    def reads_poorly(self) -> bool:
+        """Whether the self-test finds the deck's cards so near each other that the
+        companion will ask about many of them (below the middle of ``TYPICAL_GAPS``)."""
+        return self.typical_gap is not None and self.typical_gap < TYPICAL_GAPS[1]
+
     def self_test(self, tops: Image, band_mm: float, seed: int = TEST_SEED,
                   samples: int = TEST_SAMPLES) -> float:
         """How far apart the model holds the deck's cards as a camera shows them: over

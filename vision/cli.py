@@ -116,7 +116,7 @@ def _enroll(args: list[str]) -> int:
         print(_("self-test: the deck's cards lie {gap:.2f} apart as a camera above the table "
                 "sees them (the decks we measured: {low:.2f} to {high:.2f})").format(
                     gap=model.typical_gap, low=low, high=high))
-        if model.typical_gap < hard:
+        if model.reads_poorly():
             print(_("below {hard:.2f} the companion will ask about many cards: light the table "
                     "evenly and bring the camera nearer").format(hard=hard))
     from vision.enroll import distinctness

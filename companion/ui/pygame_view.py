@@ -256,6 +256,12 @@ class PygameView(TerminalView):
         self._changed("deck", str(path))
         self.settings["deck"] = str(path)
         self.scene.toast = _enrol_saved(len(profile.tokens), len(session.tokens))
+        from vision.band_model import BandModel
+
+        model = BandModel.of(profile)
+        if model is not None and model.reads_poorly():
+            # The self-test's warning, as ``enroll`` prints it: said before a game.
+            self.scene.toast += " " + _enrol_reads_poorly()
 
     # ------------------------------------------------------------ TerminalView
     def attach(self, companion: Companion) -> None:
@@ -546,6 +552,13 @@ def _enrol_saved(got: int, asked: int) -> str:
     return ngettext("Deck saved with {got} of {asked} card; the reader uses it from the next "
                     "game.", "Deck saved with {got} of {asked} cards; the reader uses it from "
                     "the next game.", asked).format(got=got, asked=asked)
+
+
+def _enrol_reads_poorly() -> str:
+    from companion.i18n import _
+
+    return _("Its cards look much alike to the camera: the companion will ask about many of "
+             "them. Light the table evenly and bring the camera nearer.")
 
 
 def _nothing_to_undo() -> str:

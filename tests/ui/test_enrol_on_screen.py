@@ -122,13 +122,35 @@ def test_cards_laid_in_the_lit_zone_become_the_deck_the_settings_switch_to(
     # The saved deck reads those cards where a game lays them.
     profile = DeckProfile.load(saved[0])
     assert profile.tokens == ["AL", "B3", "G10", "R7", "Y2"]
-    assert BandModel.of(profile) is not None  # read with its own learnt model
+    model = BandModel.of(profile)
+    assert model is not None  # read with its own learnt model
+    # Bold numerals lie far apart: no warning that the companion will ask a lot.
+    assert not model.reads_poorly() and "much alike" not in view.scene.toast
     zones = {"flag2.north": ["B3", "G10"], "flag6.south": ["R7"], "flag8.north": ["AL"],
              "flag9.south": ["Y2"]}
     image = photograph(lay_table(zones, "classic", np.random.default_rng(4)), Camera(),
                        Conditions(), np.random.default_rng(5)).image
     read = Reader(profile).read(image, Calibrator().update(image)).zones()
     assert {z: read.get(z) for z in zones} == zones
+
+
+def test_a_deck_whose_cards_look_alike_is_saved_with_what_to_change(
+    kiosk: tuple[PygameView, LiveSettings], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    view, _ = kiosk
+    # As a thin index on a busy face self-tests: its cards lie near each other.
+    monkeypatch.setattr(BandModel, "self_test", lambda *args, **kwargs: 0.3)
+    table = Table()
+    open_enrolment(view, ["R7", "B3"])
+    for token in ("R7", "B3"):
+        table.card = token
+        while view.enrolment is not None and view.enrolment.current == token:
+            assert show(view, table) in ("waiting", "moving", "captured", "take_away")
+    learnt(view)
+    assert view.scene is not None and "2 of 2 cards" in view.scene.toast
+    assert "much alike" in view.scene.toast and "camera nearer" in view.scene.toast
+    saved = DeckProfile.load(next((tmp_path / "decks").glob("*.npz")))
+    assert BandModel.of(saved).typical_gap == pytest.approx(0.3)
 
 
 def test_skip_and_back_move_through_the_cards_keeping_what_was_captured(
