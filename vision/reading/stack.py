@@ -192,19 +192,20 @@ def find_stack(zone: Zone, fg_all: Image, colour_all: FloatImage, profile: DeckP
     tops: list[tuple[float, bool]] = [(top, True)]
     last = bottom - p.card_h * LOW_PX
     grad: FloatImage = np.zeros(0, np.float32)
-    if top + MIN_GAP_MM < last + SHORT_MM * LOW_PX <= top + (MIN_GAP_MM + SHORT_MM) * LOW_PX:
+    short = SHORT_MM * LOW_PX
+    if top + MIN_GAP_MM - short < last <= top + MIN_GAP_MM:
         # Longer than a card by more than its outline may fall short, yet too short
         # for two cards as the outline shows them: where the last card's top edge
         # steps most may be one (its band read says).
         grad = _grad(zone, colour_all, inner)
-        lo, hi = int(top + MIN_GAP_MM), int(min(last + SHORT_MM * LOW_PX, len(grad) - 1))
+        lo, hi = int(top + MIN_GAP_MM), int(min(last + short, len(grad) - 1))
         if hi > lo:
             tops.append((_strongest(grad, lo, hi), False))
     elif last > top + MIN_GAP_MM:
         grad = _grad(zone, colour_all, inner)
         # The outline falls short of the last card's bottom edge as often as not.
         lo = int(max(last - 4, top + MIN_GAP_MM))
-        hi = int(min(last + SHORT_MM * LOW_PX, len(grad) - 1))
+        hi = int(min(last + short, len(grad) - 1))
         last = _strongest(grad, lo, hi) if hi > lo else last
         between = grad[int(top + MIN_GAP_MM):int(last - MIN_GAP_MM + 1)]
         base = int(top + MIN_GAP_MM)
