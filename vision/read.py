@@ -272,13 +272,20 @@ class Reader:
         # actually found, not at a line in the art.
         reads: list[CardRead] = []
         sure: list[bool] = []
-        # Two tops closer than two cards' can be are at most one card's: the upper
-        # one is looked at first, and where it is a card the lower one is a line in
-        # its band's art (the classic deck prints one some 8 mm under a card's top).
-        # Where it is not, the lower one is looked at as any other top.
+        # Tops closer than two cards' can be are at most one card's: one is the card's
+        # top and the others lines in its band's art (the classic deck prints one some
+        # 8 mm under a card's top; gradient art may step anywhere). Of an uncertain top
+        # and the uncertain tops above it within MIN_GAP_MM, all are read and the one
+        # that reads best as an index stands.
         up = st.tops[::-1]
-        paired = [not c and j + 1 < len(up) and not up[j + 1][1]
-                  and t - up[j + 1][0] < MIN_GAP_MM * LOW_PX for j, (t, c) in enumerate(up)]
+        group: list[list[int]] = []
+        for j, (t, c) in enumerate(up):
+            k = j + 1
+            while (not c and k < len(up) and not up[k][1]
+                   and t - up[k][0] < MIN_GAP_MM * LOW_PX):
+                k += 1
+            group.append(list(range(j, k)))
+        paired = [len(g) > 1 for g in group]
         # Asked ahead, in the first round with the last card: every top whose ask
         # already follows, as it does while each top below it that is not certain is
         # a line in the art (as most are) and each that is lies where the outline
@@ -294,7 +301,7 @@ class Reader:
                     below - t - COVER_SLACK_MM >= p.band_mm + AHEAD_SLACK_MM
                     and (certain or not any(
                         not c and t < u < t + (MIN_GAP_MM + AHEAD_SLACK_MM) * LOW_PX
-                        and not (k + 1 == j and paired[k]) for k, (u, c) in enumerate(up)))):
+                        and j not in group[k] for k, (u, c) in enumerate(up)))):
                 ahead[st.shown(t, below)] = st.ask(t, certain, below)
             if certain:
                 below = t
@@ -343,9 +350,23 @@ class Reader:
                 continue  # within the band of the card found below: a line in it
             found = None
             if paired[j - 1]:
-                found = yield from read_at(up[j][0], False, next_top)
+                # The group's bands all asked in one round, then taken in turn.
+                ks = [k for k in group[j - 1]
+                      if not (reads and up[k][0] > next_top - MIN_GAP_MM * LOW_PX)]
+                missing = {st.shown(up[k][0], next_top): st.ask(up[k][0], False, next_top)
+                           for k in ks if st.shown(up[k][0], next_top) not in asked}
+                if missing:
+                    got = yield list(missing.values())
+                    asked.update({key: (a.cx, rd) for (key, a), rd
+                                  in zip(missing.items(), got, strict=True)})
+                best = -1
+                for k in ks:
+                    rd = yield from read_at(up[k][0], False, next_top)
+                    if rd is not None and (found is None or (rd.token != UNKNOWN, rd.score)
+                                           > (found.token != UNKNOWN, found.score)):
+                        found, best = rd, k
                 if found is not None:
-                    j += 1  # this top lies in the band of the card just above it
+                    j = max(j, best + 1)  # the tops below it lie in its band
             if found is None:
                 found = yield from read_at(t, certain, next_top)
             if found is not None:

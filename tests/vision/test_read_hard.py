@@ -321,3 +321,36 @@ def test_a_card_whose_top_edge_drowned_is_found_even_below_a_stronger_line(class
     # Searched at its strongest edge alone, the hidden card is missed.
     monkeypatch.setattr(read_module, "FILL_TRIES", 1)
     assert reader.read(frame, cal).zones()["flag4.south"] == ["R5", "Y1"]
+
+
+def test_of_close_tops_in_a_stack_the_one_that_reads_as_an_index_stands(classic,
+                                                                        monkeypatch):
+    # Gradient art steps under a card's top more than once: the covered card's top
+    # (22 mm down) and two lines in its art (5 and 9 mm under it) are all candidate
+    # tops, none certain. A line's band that looks somewhat like an index (read
+    # unknown) must not hide the card whose band names it.
+    zone = next(z for z in standard_mat().zones if z.name == "flag4.south")
+    px = read.LOW_PX
+    fg = np.ones((round(120 * px), round(80 * px)), np.uint8)
+    tops = [(0.0, True), (22 * px, False), (27 * px, False), (31 * px, False)]
+    st = stack.Stack(zone, fg, 0.0, 110 * px, np.ones(fg.shape[1], bool), 0, fg.shape[1] - 1,
+                     np.zeros(fg.shape[0], np.float32), tops, classic, Reader(classic).templates.th)
+    monkeypatch.setattr(read, "find_stack", lambda *args: st)
+    shows = {0.0: ("R5", 0.95, [("R5", 0.95)]), 22 * px: ("G9", 0.93, [("G9", 0.93)]),
+             27 * px: (UNKNOWN, 0.7, [("G9", 0.6)])}  # 31 mm: no index at all
+
+    def band(ask: read.Ask) -> read.CardRead | None:
+        if ask.t not in shows:
+            return None
+        token, score, cands = shows[ask.t]
+        return read.CardRead(zone.name, 0, token, 0.99 if token != UNKNOWN else 0.0, score,
+                             [], cands, top_local=ask.t)
+
+    reading = Reader(classic)._read_zone(zone, fg, np.zeros((*fg.shape, 3), np.float32))
+    asks = next(reading)
+    try:
+        while True:
+            asks = reading.send([band(a) for a in asks])
+    except StopIteration as end:
+        cards = end.value
+    assert [(c.token, c.top_local) for c in cards] == [("R5", 0.0), ("G9", 22 * px)]
