@@ -99,21 +99,24 @@ def features(bands: FloatImage, visible_mm: float, card_w: float,
     light = np.argpartition(-pix[:, :, 0], k, axis=1)[:, :k]
     white = np.take_along_axis(pix[:, :, 1:], light[:, :, None], axis=1).mean(axis=1)
     near = np.clip(1.0 - np.linalg.norm(white, axis=1) / PAPER_CHROMA, 0.0, 1.0)
-    tint = (white * near[:, None])[:, None, None, :]
-    # Every shift's views at once (grey: each view to zero mean and unit spread).
-    gv = _shifted(grey, margin, iy, ix, g, gh, gw)
-    cv = _shifted(chroma, margin, iy, ix, c, ch, cw)
-    wv = None if window is None else _shifted(
-        fine.reshape(n, full_h, full_w), margin, window[1], window[0], 1, window[2], window[2])
-    ng, nc, nw = gv.shape[2], cv.shape[2], 0 if wv is None else wv.shape[2]
-    out = np.empty((*gv.shape[:2], ng + nc + nw), np.float32)
-    gv = np.subtract(gv, gv.mean(axis=2, keepdims=True), out=out[:, :, :ng])
-    gv /= gv.std(axis=2, keepdims=True) + 1e-3
-    shifts = gv.shape[1]
-    out[:, :, ng:ng + nc] = (cv.reshape(n, shifts, -1, 2) - tint).reshape(n, shifts, -1) * CHROMA_SCALE
-    if wv is not None:
-        fv = np.subtract(wv, wv.mean(axis=2, keepdims=True), out=out[:, :, ng + nc:])
-        fv /= fv.std(axis=2, keepdims=True) + 1e-3
+    tint = white * near[:, None]
+    # Every shift's views at once, copied straight into the features: the grey and
+    # the window's each to zero mean and unit spread, the chroma's without its tint.
+    views = [_shifted(grey, margin, iy, ix, g, gh, gw), _shifted(chroma, margin, iy, ix, c, ch, cw)]
+    if window is not None:
+        views.append(_shifted(fine.reshape(n, full_h, full_w), margin, window[1], window[0], 1,
+                              window[2], window[2]))
+    sizes = [int(np.prod(v.shape[3:])) for v in views]
+    out = np.empty((n, views[0].shape[1] * views[0].shape[2], sum(sizes)), np.float32)
+    ends = np.cumsum(sizes)
+    parts = [out[:, :, end - size:end] for size, end in zip(sizes, ends, strict=True)]
+    for v, part in zip(views, parts, strict=True):
+        np.copyto(_as_shape(part, v.shape), v)
+    for part in parts[::2]:
+        part -= part.mean(axis=2, keepdims=True)
+        part /= (np.sqrt(np.einsum("bsx,bsx->bs", part, part) / part.shape[2]) + 1e-3)[:, :, None]
+    _as_shape(parts[1], (*parts[1].shape[:2], -1, 2))[...] -= tint[:, None, None]
+    parts[1] *= CHROMA_SCALE
     return out if margin else out[:, 0]
 
 
@@ -145,15 +148,22 @@ def _shifted(img: FloatImage, margin: int, y0: int, x0: int, step: int, rows: in
              cols: int) -> FloatImage:
     """Per band of ``img`` ((n, h, w[, c])), its ``rows`` x ``cols`` samples every ``step``
     px from (y0, x0) at every shift of a pixel up to ``margin`` each way (y-major),
-    (n, shifts, samples): one strided view copied once, not a slice per shift. As a
-    slice would, the samples stop at the bands' edge (alike at every shift)."""
+    (n, dy, dx, rows, cols[, c]): a strided view, not a slice per shift. As a slice
+    would, the samples stop at the bands' edge (alike at every shift)."""
     n, s, st = len(img), 2 * margin + 1, img.strides
     rows, cols = (min(k, max(0, -(-(size - at - s + 1) // step)))
                   for k, at, size in ((rows, y0, img.shape[1]), (cols, x0, img.shape[2])))
     win = np.lib.stride_tricks.as_strided(
         img[:, y0:, x0:], (n, s, s, rows, cols, *img.shape[3:]),
         (st[0], st[1], st[2], st[1] * step, st[2] * step, *st[3:]), writeable=False)
-    return win.reshape(n, s * s, -1)
+    return win
+
+
+def _as_shape(part: FloatImage, shape: tuple[int, ...]) -> FloatImage:
+    """``part`` (n, shifts, k) seen as ``shape`` (its last axis split), never a copy."""
+    view = part.view()
+    view.shape = shape  # raises rather than copy (-1: what is left)
+    return view
 
 
 def _draw(top: Image, rng: np.random.Generator, visible_mm: float, cover: Image,
