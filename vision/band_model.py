@@ -111,11 +111,11 @@ def features(bands: FloatImage, visible_mm: float, card_w: float,
     ends = np.cumsum(sizes)
     parts = [out[:, :, end - size:end] for size, end in zip(sizes, ends, strict=True)]
     for v, part in zip(views, parts, strict=True):
-        np.copyto(_as_shape(part, v.shape), v)
+        np.copyto(part.reshape(v.shape, copy=False), v)  # a view: raises rather than copy
     for part in parts[::2]:
         part -= part.mean(axis=2, keepdims=True)
         part /= (np.sqrt(np.einsum("bsx,bsx->bs", part, part) / part.shape[2]) + 1e-3)[:, :, None]
-    _as_shape(parts[1], (*parts[1].shape[:2], -1, 2))[...] -= tint[:, None, None]
+    parts[1].reshape((*parts[1].shape[:2], -1, 2), copy=False)[...] -= tint[:, None, None]
     parts[1] *= CHROMA_SCALE
     return out if margin else out[:, 0]
 
@@ -157,13 +157,6 @@ def _shifted(img: FloatImage, margin: int, y0: int, x0: int, step: int, rows: in
         img[:, y0:, x0:], (n, s, s, rows, cols, *img.shape[3:]),
         (st[0], st[1], st[2], st[1] * step, st[2] * step, *st[3:]), writeable=False)
     return win
-
-
-def _as_shape(part: FloatImage, shape: tuple[int, ...]) -> FloatImage:
-    """``part`` (n, shifts, k) seen as ``shape`` (its last axis split), never a copy."""
-    view = part.view()
-    view.shape = shape  # raises rather than copy (-1: what is left)
-    return view
 
 
 def _draw(top: Image, rng: np.random.Generator, visible_mm: float, cover: Image,
