@@ -285,12 +285,11 @@ class Reader:
                    and t - up[k][0] < MIN_GAP_MM * LOW_PX):
                 k += 1
             group.append(list(range(j, k)))
-        paired = [len(g) > 1 for g in group]
         # Asked ahead, in the first round with the last card: every top whose ask
         # already follows, as it does while each top below it that is not certain is
         # a line in the art (as most are) and each that is lies where the outline
         # shows it: its band shows whole with AHEAD_SLACK_MM to spare, and (for a top
-        # that is not certain) no top below it but the one it is paired with lies
+        # that is not certain) no top below it but those of its group lies
         # close enough to hide it. A read asked ahead stands when its top's ask turns
         # out the same (a band's read does not depend on what else is read with it);
         # most do, and a zone of three cards then takes one round or two, not four.
@@ -348,27 +347,25 @@ class Reader:
             j += 1
             if reads and not certain and t > next_top - MIN_GAP_MM * LOW_PX:
                 continue  # within the band of the card found below: a line in it
-            found = None
-            if paired[j - 1]:
-                # The group's bands all asked in one round, then taken in turn.
-                ks = [k for k in group[j - 1]
-                      if not (reads and up[k][0] > next_top - MIN_GAP_MM * LOW_PX)]
-                missing = {st.shown(up[k][0], next_top): st.ask(up[k][0], False, next_top)
-                           for k in ks if st.shown(up[k][0], next_top) not in asked}
-                if missing:
-                    got = yield list(missing.values())
-                    asked.update({key: (a.cx, rd) for (key, a), rd
-                                  in zip(missing.items(), got, strict=True)})
-                best = -1
-                for k in ks:
+            if len(group[j - 1]) == 1:
+                found = yield from read_at(t, certain, next_top)
+            else:
+                # The group's bands asked in one round, then taken in turn; the tops
+                # below the one that stands lie in its band.
+                shown = {st.shown(up[k][0], next_top): k for k in group[j - 1]}
+                new = [key for key in shown if key not in asked]
+                if new:
+                    asks = [st.ask(up[shown[key]][0], False, next_top) for key in new]
+                    got = yield asks
+                    asked.update({key: (a.cx, rd)
+                                  for key, a, rd in zip(new, asks, got, strict=True)})
+                found, best = None, j
+                for k in group[j - 1]:
                     rd = yield from read_at(up[k][0], False, next_top)
                     if rd is not None and (found is None or (rd.token != UNKNOWN, rd.score)
                                            > (found.token != UNKNOWN, found.score)):
-                        found, best = rd, k
-                if found is not None:
-                    j = max(j, best + 1)  # the tops below it lie in its band
-            if found is None:
-                found = yield from read_at(t, certain, next_top)
+                        found, best = rd, k + 1
+                j = best
             if found is not None:
                 reads.append(found)
                 sure.append(certain)
