@@ -112,7 +112,7 @@ def features(bands: FloatImage, visible_mm: float, card_w: float,
     parts = [out[:, :, end - size:end] for size, end in zip(sizes, ends, strict=True)]
     for v, part in zip(views, parts, strict=True):
         np.copyto(part.reshape(v.shape, copy=False), v)  # a view: raises rather than copy
-    for part in parts[::2]:
+    for part in (parts[0], *parts[2:]):  # the grey and the window, not the chroma
         part -= part.mean(axis=2, keepdims=True)
         part /= (np.sqrt(np.einsum("bsx,bsx->bs", part, part) / part.shape[2]) + 1e-3)[:, :, None]
     parts[1].reshape((*parts[1].shape[:2], -1, 2), copy=False)[...] -= tint[:, None, None]
