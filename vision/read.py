@@ -130,6 +130,8 @@ class CardRead:
     corners: list[tuple[float, float]]  # the read band's corners, mat mm
     candidates: list[tuple[str, float]] = field(default_factory=list)
     top_local: float = 0.0  # where the card's top edge was found, zone-local low-res px
+    # The placed band and its ask, while the frame is read (``Reader._without_taken``).
+    origin: tuple[Placed, Band] | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"zone": self.zone, "order": self.order, "token": self.token,
@@ -258,7 +260,25 @@ class Reader:
                 _advance(readers[name], got[k:k + len(b)], name, asked, done)
                 k += len(b)
         cards = [rd for name in readers for rd in done[name]]
+        self._without_taken(cards)
         return FrameRead(cards, calib, fg.astype(bool), gain, soft)
+
+    def _without_taken(self, cards: list[CardRead]) -> None:
+        """Each card read ``unknown`` named, where it can be, among the cards not
+        named elsewhere in the frame (a card lies once); then every read's band let go."""
+        taken = frozenset(c.token for c in cards if c.token != UNKNOWN)
+        ask = [c for c in cards if c.token == UNKNOWN and c.origin is not None]
+        if taken and ask and self.model is not None:
+            sources = [c.origin for c in ask if c.origin is not None]
+            named = self.classifier.decide_many(
+                [pl for pl, _ in sources], [b.hv for _, b in sources],
+                [b.gain * 255.0 for _, b in sources], [b.glare for _, b in sources],
+                [b.ask.zone.kind for _, b in sources], taken)
+            for c, (token, conf, _, _) in zip(ask, named, strict=True):
+                if token != UNKNOWN:
+                    c.token, c.confidence = token, conf
+        for c in cards:
+            c.origin = None
 
     # -- one zone ----------------------------------------------------------------------
     def _read_zone(self, zone: Zone, fg_all: Image, colour_all: FloatImage) -> _Asking:
@@ -502,7 +522,7 @@ class Reader:
             zone = band.ask.zone
             corners = [to_mat(zone, a * x + b * y + c, d * x + e * y + f)
                        for x, y in ((tx, ty), (tx + bw, ty), (tx + bw, ty + bh), (tx, ty + bh))]
-            rd = CardRead(zone.name, 0, token, conf, score, corners, cands)
+            rd = CardRead(zone.name, 0, token, conf, score, corners, cands, origin=(pl, band))
             rd.top_local = (d * (tx + bw / 2) + e * ty + f) * LOW_PX
             out[i] = rd
         return out

@@ -15,8 +15,8 @@ are only evidence for that trust.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Collection, Sequence
+from typing import Final, TypeVar
 
 import cv2
 import numpy as np
@@ -42,8 +42,10 @@ from vision.reading.confidence import (
 from vision.reading.light import unveil
 from vision.reading.placement import SHIFT_PX, Placed
 from vision.reading.templates import IX, IY, Templates, local_contrast, ncc_rows
-from vision.reading.trust import NAME_AT, trust
+from vision.reading.trust import NAME_AT, NARROW_FROM, trust
 from vision.types import FloatImage
+
+_T = TypeVar("_T")
 
 COLOUR_WEIGHT: Final = 1 / 100.0  # ranking penalty per Lab unit of colour difference
 COLOUR_FLOOR: Final = 8.0  # Lab units of colour difference that are only noise
@@ -92,13 +94,16 @@ class Classifier:
 
     def decide_many(self, placed: list[Placed], hvs: list[int],
                     veils: list[FloatImage | None], glares: list[float] | None = None,
-                    kinds: Sequence[ZoneKind] | None = None) -> list[Named]:
+                    kinds: Sequence[ZoneKind] | None = None,
+                    taken: Collection[str] = ()) -> list[Named]:
         """Name each placed band (visible ``hvs`` high), or ``unknown``; bands of one
         visible height are judged together. ``veils``: one over the light's gain
         over each band, to take glare off its colours (``None``: leave them);
         ``glares``: the glare the mat around each band shows, the least taken off;
         ``kinds``: the kind of zone each band lies in, whose cards alone it may be
-        (a Mud is not taken for Darius in an environment slot)."""
+        (a Mud is not taken for Darius in an environment slot); ``taken``: cards named
+        elsewhere on the table, which a band the model does not name may not be
+        (``_without``)."""
         w = self.templates.tw
         cut = []
         groups: dict[tuple[int, tuple[int, ...], bool], list[int]] = {}
@@ -123,7 +128,10 @@ class Classifier:
         allowed = None if kinds is None else np.array(
             [self.holding(k) for k in kinds], bool).reshape(len(kinds), len(self.tokens))
         if self.model is not None:
-            out = self._learnt(placed, hvs, out, colours, allowed)
+            decided = out
+            out = self._learnt(placed, hvs, decided, colours, allowed)
+            if taken:
+                out = self._without(taken, placed, hvs, decided, colours, allowed, out)
         if allowed is None:
             return out
         # A card the zone may not hold is asked about, whatever named it.
@@ -134,7 +142,7 @@ class Classifier:
 
     def _learnt(self, placed: list[Placed], hvs: list[int], decided: list[Named],
                 colours: list[FloatImage], allowed: NDArray[np.bool_] | None,
-                ) -> list[Named]:
+                name_at: float = NAME_AT) -> list[Named]:
         """The deck's own model names each placed band (``vision.band_model``); the
         templates' ranking stays as the candidates (whether a band looks like an
         index at all). ``colours``: per band, each token's colour distance from it;
@@ -176,7 +184,38 @@ class Classifier:
             for i, token, c, (_, _, score, cands) in zip(idx, names, sure.tolist(), told,
                                                          strict=True):
                 # Below NAME_AT such reads were wrong now and then: the band asks.
-                out[i] = (token if c >= NAME_AT else UNKNOWN, float(c), score, cands)
+                out[i] = (token if c >= name_at else UNKNOWN, float(c), score, cands)
+        return out
+
+    def _without(self, taken: Collection[str], placed: list[Placed], hvs: list[int],
+                 decided: list[Named], colours: list[FloatImage],
+                 allowed: NDArray[np.bool_] | None, learnt: list[Named]) -> list[Named]:
+        """The bands the model left unknown (``learnt``) at a trust of NARROW_FROM or
+        more judged again without the ``taken`` cards: a card the trust now names
+        stands where the model's guess is the same with them and without (they were
+        only its rivals). A guess that is itself taken stays unknown: its runner-up
+        was never weighed as a winner."""
+        idx = [i for i, (token, conf, _, _) in enumerate(learnt)
+               if token == UNKNOWN and conf >= NARROW_FROM]
+        cols = [self._index[t] for t in taken if t in self._index]
+        if not idx or not cols:
+            return learnt
+
+        def only(xs: Sequence[_T]) -> list[_T]:
+            return [xs[i] for i in idx]
+
+        zone = (np.ones((len(idx), len(self.tokens)), bool) if allowed is None
+                else allowed[idx])
+        narrowed = zone.copy()
+        # A zone that leaves one token (or none) is not choosing: nothing to take.
+        narrowed[np.ix_(zone.sum(axis=1) >= 2, cols)] = False
+        guess = self._learnt(only(placed), only(hvs), only(decided), only(colours),
+                             None if allowed is None else zone, name_at=0.0)
+        again = self._learnt(only(placed), only(hvs), only(decided), only(colours), narrowed)
+        out = list(learnt)
+        for i, g, a in zip(idx, guess, again, strict=True):
+            if a[0] != UNKNOWN and a[0] == g[0]:
+                out[i] = a
         return out
 
     def pair_margins(self, placed: list[Placed], hvs: list[int], pairs: NDArray[np.intp],

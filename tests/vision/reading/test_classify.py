@@ -106,3 +106,36 @@ def test_the_templates_judge_the_pair_a_model_hesitated_between():
         pairs = np.array([[at(shown), at(other)], [at(other), at(shown)]])
         got = classifier.pair_margins([placed, placed], [hv, hv], pairs, [colours, colours])
         assert got[0] > 0.1 and got[1] == pytest.approx(-got[0]), (shown, other, got)
+
+
+def test_a_band_left_unknown_is_named_once_its_rival_is_named_elsewhere(monkeypatch):
+    # A card lies once. A band the model left unknown, nearly sure, because two cards
+    # fit it alike is named when one of the two is named elsewhere on the table; a
+    # band whose own best guess is named elsewhere stays unknown (its runner-up was
+    # never judged as a winner), and so do one whose zone leaves it nothing else to be
+    # and one the trust was far from naming among all cards.
+    clf = _classifier(builtin_profile("classic"))
+    index = {t: i for i, t in enumerate(clf.tokens)}
+    ranked = {"a": ["G9", "G8", "G7"], "b": ["G8", "G9", "G7"], "c": ["G9", "G8", "G7"],
+              "d": ["G9", "G8", "G7"]}
+    doubt = {"a": 0.97, "b": 0.97, "c": 0.97, "d": 0.6}  # the trust when two fit alike
+
+    def learnt(placed, hvs, decided, colours, allowed, name_at=0.99):
+        out = []
+        for k, band in enumerate(placed):
+            ok = [t for t in ranked[band]
+                  if allowed is None or allowed[k].sum() < 2 or allowed[k, index[t]]]
+            sure = 0.999 if ok[1] != ranked[band][1] else doubt[band]
+            out.append((ok[0] if sure >= name_at else UNKNOWN, sure, 0.9, []))
+        return out
+
+    monkeypatch.setattr(clf, "_learnt", learnt)
+    bands = ["a", "b", "c", "d"]
+    allowed = np.ones((4, len(clf.tokens)), bool)
+    allowed[2] = False
+    allowed[2, index["G9"]] = True  # band c: its zone may hold G9 alone
+    first = learnt(bands, [32] * 4, [], [], allowed)
+    assert [named[0] for named in first] == [UNKNOWN] * 4
+    got = clf._without({"G8"}, bands, [32] * 4, [None] * 4, [None] * 4, allowed, first)
+    assert [named[0] for named in got] == ["G9", UNKNOWN, UNKNOWN, UNKNOWN]
+    assert clf._without(set(), ["a"], [32], [None], [None], None, first[:1]) == first[:1]
