@@ -349,6 +349,12 @@ class BandModel:
         on every side; each token is judged where it fits best among the shifts.
         ``allowed`` (bands x tokens): the tokens each band may be (its zone's cards by
         the rules), where that leaves two or more to choose between."""
+        return self.nearest(self.distances(bands, visible_mm), visible_mm, allowed)
+
+    def distances(self, bands: FloatImage, visible_mm: float) -> FloatImage:
+        """Each band's squared distance from each token's centre (bands x tokens), at
+        the shift that fits that token best: kept, a band is judged again among fewer
+        tokens without its features again (``nearest``)."""
         h = self.height_for(visible_mm)
         n = len(bands)
         centres = self.centres[h]
@@ -359,7 +365,12 @@ class BandModel:
         # array.
         d2 = ((z * z).sum(axis=1)[:, None] - 2.0 * (z @ centres.T)
               + (centres * centres).sum(axis=1)[None]).reshape(n, k, -1).min(axis=1)
-        d2 = np.maximum(d2, 0.0)
+        return np.maximum(d2, 0.0)
+
+    def nearest(self, d2: FloatImage, visible_mm: float,
+                allowed: NDArray[np.bool_] | None = None) -> Look:
+        """The ``Look`` of bands at squared distances ``d2`` (``distances``) among the
+        tokens ``allowed`` (see ``look``)."""
         if allowed is not None:
             # A zone that leaves one token (or none) is not choosing: all are weighed.
             few = allowed.sum(axis=1) < 2
@@ -367,7 +378,8 @@ class BandModel:
         # The two nearest, in order (a deck of one card: that card twice).
         two = np.argpartition(d2, min(1, d2.shape[1] - 1), axis=1)[:, :2]
         two = np.take_along_axis(two, np.argsort(np.take_along_axis(d2, two, 1), 1), 1)
-        near = np.take_along_axis(d2, two, 1) / centres.shape[1]
+        near = (np.take_along_axis(d2, two, 1)
+                / self.centres[self.height_for(visible_mm)].shape[1])
         return Look(two[:, 0], near[:, 0], near[:, -1], two[:, -1])
 
     def judge(self, bands: FloatImage, visible_mm: float,

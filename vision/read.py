@@ -47,6 +47,7 @@ from vision.reading.classify import (
     LOCAL_FIT,
     LOCAL_MARGIN,
     Classifier,
+    Judged,
 )
 from vision.reading.confidence import (
     INDEX_FIT,
@@ -130,8 +131,8 @@ class CardRead:
     corners: list[tuple[float, float]]  # the read band's corners, mat mm
     candidates: list[tuple[str, float]] = field(default_factory=list)
     top_local: float = 0.0  # where the card's top edge was found, zone-local low-res px
-    # The placed band and its ask, while the frame is read (``Reader._without_taken``).
-    origin: tuple[Placed, Band] | None = field(default=None, repr=False, compare=False)
+    # What the model weighed, while the frame is read (``Reader._without_taken``).
+    judged: Judged | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"zone": self.zone, "order": self.order, "token": self.token,
@@ -265,20 +266,17 @@ class Reader:
 
     def _without_taken(self, cards: list[CardRead]) -> None:
         """Each card read ``unknown`` named, where it can be, among the cards not
-        named elsewhere in the frame (a card lies once); then every read's band let go."""
+        named elsewhere in the frame (a card lies once: ``Classifier.without``); then
+        every read's judgement let go."""
         taken = frozenset(c.token for c in cards if c.token != UNKNOWN)
-        ask = [c for c in cards if c.token == UNKNOWN and c.origin is not None]
-        if taken and ask and self.model is not None:
-            sources = [c.origin for c in ask if c.origin is not None]
-            named = self.classifier.decide_many(
-                [pl for pl, _ in sources], [b.hv for _, b in sources],
-                [b.gain * 255.0 for _, b in sources], [b.glare for _, b in sources],
-                [b.ask.zone.kind for _, b in sources], taken)
-            for c, (token, conf, _, _) in zip(ask, named, strict=True):
+        ask = [(c, c.judged) for c in cards if c.token == UNKNOWN and c.judged is not None]
+        if taken and ask:
+            named = self.classifier.without(taken, [j for _, j in ask])
+            for (c, _), (token, conf, _, _) in zip(ask, named, strict=True):
                 if token != UNKNOWN:
                     c.token, c.confidence = token, conf
         for c in cards:
-            c.origin = None
+            c.judged = None
 
     # -- one zone ----------------------------------------------------------------------
     def _read_zone(self, zone: Zone, fg_all: Image, colour_all: FloatImage) -> _Asking:
@@ -507,12 +505,12 @@ class Reader:
         p = self.profile
         keep = [i for i, (b, pl) in enumerate(zip(bands, placed, strict=True))
                 if b.ask.certain or float(pl.corr.max()) >= INDEX_LIKE]
-        named = self.classifier.decide_many(
+        named, judged = self.classifier.judge_many(
             [placed[i] for i in keep], [bands[i].hv for i in keep],
             [bands[i].gain * 255.0 for i in keep], [bands[i].glare for i in keep],
             [bands[i].ask.zone.kind for i in keep])
         out: list[CardRead | None] = [None] * len(bands)
-        for i, (token, conf, score, cands) in zip(keep, named, strict=True):
+        for i, (token, conf, score, cands), jd in zip(keep, named, judged, strict=True):
             band, pl = bands[i], placed[i]
             tx, ty = float(pl.tx), float(pl.ty)
             # The band's corners and its top edge's middle, crop px -> zone-local mm.
@@ -522,7 +520,7 @@ class Reader:
             zone = band.ask.zone
             corners = [to_mat(zone, a * x + b * y + c, d * x + e * y + f)
                        for x, y in ((tx, ty), (tx + bw, ty), (tx + bw, ty + bh), (tx, ty + bh))]
-            rd = CardRead(zone.name, 0, token, conf, score, corners, cands, origin=(pl, band))
+            rd = CardRead(zone.name, 0, token, conf, score, corners, cands, judged=jd)
             rd.top_local = (d * (tx + bw / 2) + e * ty + f) * LOW_PX
             out[i] = rd
         return out

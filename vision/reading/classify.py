@@ -16,7 +16,8 @@ are only evidence for that trust.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from typing import Final, TypeVar
+from dataclasses import dataclass
+from typing import Final
 
 import cv2
 import numpy as np
@@ -45,8 +46,6 @@ from vision.reading.templates import IX, IY, Templates, local_contrast, ncc_rows
 from vision.reading.trust import NAME_AT, NARROW_FROM, trust
 from vision.types import FloatImage
 
-_T = TypeVar("_T")
-
 COLOUR_WEIGHT: Final = 1 / 100.0  # ranking penalty per Lab unit of colour difference
 COLOUR_FLOOR: Final = 8.0  # Lab units of colour difference that are only noise
 GLARE_PALEST: Final = 0.35  # least share of a card's chroma glare may leave
@@ -55,6 +54,21 @@ LOCAL_FIT: Final = 0.82  # INDEX_FIT of the second look (a yellow 8 the profile 
 # looks like its yellow 5 up to about 0.8 there)
 
 Named = tuple[str, float, float, list[tuple[str, float]]]  # token, confidence, score, leaders
+
+
+@dataclass(frozen=True, eq=False)
+class Judged:
+    """A band as the deck's model judged it, kept to judge it again among fewer cards
+    later in its frame (``Classifier.without``) without looking at it again."""
+
+    placed: Placed
+    hv: int
+    told: Named  # the templates' judgement
+    colours: FloatImage  # each token's colour distance from the band
+    allowed: NDArray[np.bool_] | None  # the tokens its zone may hold
+    height: float  # the model's visible height that judged it
+    distances: FloatImage  # from each token (``BandModel.distances``)
+    named: Named  # the model's judgement, before its zone's
 
 
 class Classifier:
@@ -94,16 +108,21 @@ class Classifier:
 
     def decide_many(self, placed: list[Placed], hvs: list[int],
                     veils: list[FloatImage | None], glares: list[float] | None = None,
-                    kinds: Sequence[ZoneKind] | None = None,
-                    taken: Collection[str] = ()) -> list[Named]:
+                    kinds: Sequence[ZoneKind] | None = None) -> list[Named]:
         """Name each placed band (visible ``hvs`` high), or ``unknown``; bands of one
         visible height are judged together. ``veils``: one over the light's gain
         over each band, to take glare off its colours (``None``: leave them);
         ``glares``: the glare the mat around each band shows, the least taken off;
         ``kinds``: the kind of zone each band lies in, whose cards alone it may be
-        (a Mud is not taken for Darius in an environment slot); ``taken``: cards named
-        elsewhere on the table, which a band the model does not name may not be
-        (``_without``)."""
+        (a Mud is not taken for Darius in an environment slot)."""
+        return self.judge_many(placed, hvs, veils, glares, kinds)[0]
+
+    def judge_many(self, placed: list[Placed], hvs: list[int],
+                   veils: list[FloatImage | None], glares: list[float] | None = None,
+                   kinds: Sequence[ZoneKind] | None = None,
+                   ) -> tuple[list[Named], list[Judged | None]]:
+        """``decide_many``, with what the model weighed for each band (``None``: no
+        model), to judge it again among fewer cards (``without``)."""
         w = self.templates.tw
         cut = []
         groups: dict[tuple[int, tuple[int, ...], bool], list[int]] = {}
@@ -127,22 +146,20 @@ class Classifier:
                 out[i], colours[i] = d, cdist[k]
         allowed = None if kinds is None else np.array(
             [self.holding(k) for k in kinds], bool).reshape(len(kinds), len(self.tokens))
+        judged: list[Judged | None] = [None] * len(placed)
         if self.model is not None:
-            decided = out
-            out = self._learnt(placed, hvs, decided, colours, allowed)
-            if taken:
-                out = self._without(taken, placed, hvs, decided, colours, allowed, out)
+            out, judged = self._learnt(placed, hvs, out, colours, allowed)
         if allowed is None:
-            return out
+            return out, judged
         # A card the zone may not hold is asked about, whatever named it.
         return [(UNKNOWN, 0.0, score, cands)
                 if token != UNKNOWN and not allowed[i, self._index[token]]
                 else (token, conf, score, cands)
-                for i, (token, conf, score, cands) in enumerate(out)]
+                for i, (token, conf, score, cands) in enumerate(out)], judged
 
     def _learnt(self, placed: list[Placed], hvs: list[int], decided: list[Named],
                 colours: list[FloatImage], allowed: NDArray[np.bool_] | None,
-                name_at: float = NAME_AT) -> list[Named]:
+                ) -> tuple[list[Named], list[Judged | None]]:
         """The deck's own model names each placed band (``vision.band_model``); the
         templates' ranking stays as the candidates (whether a band looks like an
         index at all). ``colours``: per band, each token's colour distance from it;
@@ -151,6 +168,7 @@ class Classifier:
         s = SEARCH_PX
         rows, w = self.templates.th + 2 * s, self.templates.tw + 2 * s
         out = list(decided)
+        judged: list[Judged | None] = [None] * len(placed)
         groups: dict[float, list[int]] = {}
         for i, hv in enumerate(hvs):
             groups.setdefault(self.model.height_for(hv / TPL_PX), []).append(i)
@@ -167,55 +185,69 @@ class Classifier:
                 band: FloatImage = crop[y0 + pad:y0 + pad + rows,
                                         x0 + pad:x0 + pad + w] * pl.scale
                 bands.append(band)
-            look = self.model.look(np.stack(bands), h, None if allowed is None else allowed[idx])
-            told = [out[i] for i in idx]
-            names = [self.model.tokens[b] for b in look.best.tolist()]
-            # How much further the named card's colour lies than the nearest colour.
-            off = np.array([colours[i][self._index[n]] - colours[i].min()
-                            for i, n in zip(idx, names, strict=True)])
-            sure = trust(look.nearest, look.runner_up,
-                         np.array([t[0] == n for t, n in zip(told, names, strict=True)], float),
-                         np.array([t[1] for t in told]), np.array([t[2] for t in told]),
-                         np.full(len(idx), h), off,
-                         self.pair_margins([placed[i] for i in idx], [hvs[i] for i in idx],
-                                           np.stack([look.best, look.second], axis=1),
-                                           [colours[i] for i in idx]),
-                         self.model.typical_gap)
-            for i, token, c, (_, _, score, cands) in zip(idx, names, sure.tolist(), told,
-                                                         strict=True):
-                # Below NAME_AT such reads were wrong now and then: the band asks.
-                out[i] = (token if c >= name_at else UNKNOWN, float(c), score, cands)
-        return out
+            d2 = self.model.distances(np.stack(bands), h)
+            zone = None if allowed is None else allowed[idx]
+            named = self._trusted(h, [placed[i] for i in idx], [hvs[i] for i in idx],
+                                  [decided[i] for i in idx], [colours[i] for i in idx],
+                                  d2, zone)
+            for k, i in enumerate(idx):
+                out[i] = named[k]
+                judged[i] = Judged(placed[i], hvs[i], decided[i], colours[i],
+                                   None if zone is None else zone[k], h, d2[k], named[k])
+        return out, judged
 
-    def _without(self, taken: Collection[str], placed: list[Placed], hvs: list[int],
-                 decided: list[Named], colours: list[FloatImage],
-                 allowed: NDArray[np.bool_] | None, learnt: list[Named]) -> list[Named]:
-        """The bands the model left unknown (``learnt``) at a trust of NARROW_FROM or
-        more judged again without the ``taken`` cards: a card the trust now names
-        stands where the model's guess is the same with them and without (they were
-        only its rivals). A guess that is itself taken stays unknown: its runner-up
-        was never weighed as a winner."""
-        idx = [i for i, (token, conf, _, _) in enumerate(learnt)
-               if token == UNKNOWN and conf >= NARROW_FROM]
+    def _trusted(self, h: float, placed: list[Placed], hvs: list[int], told: list[Named],
+                 colours: list[FloatImage], d2: FloatImage,
+                 allowed: NDArray[np.bool_] | None) -> list[Named]:
+        """Bands the model of height ``h`` holds at squared distances ``d2`` from its
+        tokens, named where the trust reaches NAME_AT among the tokens ``allowed``."""
+        assert self.model is not None
+        look = self.model.nearest(d2, h, allowed)
+        names = [self.model.tokens[b] for b in look.best.tolist()]
+        # How much further the named card's colour lies than the nearest colour.
+        off = np.array([c[self._index[n]] - c.min()
+                        for c, n in zip(colours, names, strict=True)])
+        sure = trust(look.nearest, look.runner_up,
+                     np.array([t[0] == n for t, n in zip(told, names, strict=True)], float),
+                     np.array([t[1] for t in told]), np.array([t[2] for t in told]),
+                     np.full(len(names), h), off,
+                     self.pair_margins(placed, hvs, np.stack([look.best, look.second], axis=1),
+                                       colours),
+                     self.model.typical_gap)
+        # Below NAME_AT such reads were wrong now and then: the band asks.
+        return [(token if c >= NAME_AT else UNKNOWN, float(c), score, cands)
+                for token, c, (_, _, score, cands) in zip(names, sure.tolist(), told,
+                                                          strict=True)]
+
+    def without(self, taken: Collection[str], judged: Sequence[Judged]) -> list[Named]:
+        """The bands ``judged`` judged again without the ``taken`` cards (named
+        elsewhere on the table: a card lies once), where the model left them unknown
+        at a trust of NARROW_FROM or more: a card the trust now names stands where the
+        model's guess is the same with them and without (they were only its rivals).
+        A guess that is itself taken stays unknown: its runner-up was never weighed
+        as a winner."""
+        out = [j.named for j in judged]
         cols = [self._index[t] for t in taken if t in self._index]
-        if not idx or not cols:
-            return learnt
-
-        def only(xs: Sequence[_T]) -> list[_T]:
-            return [xs[i] for i in idx]
-
-        zone = (np.ones((len(idx), len(self.tokens)), bool) if allowed is None
-                else allowed[idx])
-        narrowed = zone.copy()
-        # A zone that leaves one token (or none) is not choosing: nothing to take.
-        narrowed[np.ix_(zone.sum(axis=1) >= 2, cols)] = False
-        guess = self._learnt(only(placed), only(hvs), only(decided), only(colours),
-                             None if allowed is None else zone, name_at=0.0)
-        again = self._learnt(only(placed), only(hvs), only(decided), only(colours), narrowed)
-        out = list(learnt)
-        for i, g, a in zip(idx, guess, again, strict=True):
-            if a[0] != UNKNOWN and a[0] == g[0]:
-                out[i] = a
+        groups: dict[float, list[int]] = {}
+        for k, j in enumerate(judged):
+            if j.named[0] == UNKNOWN and j.named[1] >= NARROW_FROM:
+                groups.setdefault(j.height, []).append(k)
+        if self.model is None or not cols:
+            return out
+        everything = np.ones(len(self.tokens), bool)
+        for h, ks in groups.items():
+            js = [judged[k] for k in ks]
+            d2 = np.stack([j.distances for j in js])
+            zone = np.stack([everything if j.allowed is None else j.allowed for j in js])
+            narrowed = zone.copy()
+            # A zone that leaves one token (or none) is not choosing: nothing to take.
+            narrowed[np.ix_(zone.sum(axis=1) >= 2, cols)] = False
+            guess = self.model.nearest(d2, h, zone).best.tolist()
+            again = self._trusted(h, [j.placed for j in js], [j.hv for j in js],
+                                  [j.told for j in js], [j.colours for j in js], d2, narrowed)
+            for k, g, a in zip(ks, guess, again, strict=True):
+                if a[0] != UNKNOWN and a[0] == self.model.tokens[g]:
+                    out[k] = a
         return out
 
     def pair_margins(self, placed: list[Placed], hvs: list[int], pairs: NDArray[np.intp],

@@ -6,9 +6,10 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.band_model import BandModel
 from vision.position import UNKNOWN
 from vision.profile import BLUR, DeckProfile, builtin_profile
-from vision.reading.classify import Classifier, colour_distance, suit_chroma
+from vision.reading.classify import Classifier, Judged, colour_distance, suit_chroma
 from vision.reading.placement import SHIFT_PX, Placed
 from vision.reading.templates import Templates, ncc_rows
 
@@ -114,28 +115,40 @@ def test_a_band_left_unknown_is_named_once_its_rival_is_named_elsewhere(monkeypa
     # band whose own best guess is named elsewhere stays unknown (its runner-up was
     # never judged as a winner), and so do one whose zone leaves it nothing else to be
     # and one the trust was far from naming among all cards.
-    clf = _classifier(builtin_profile("classic"))
-    index = {t: i for i, t in enumerate(clf.tokens)}
-    ranked = {"a": ["G9", "G8", "G7"], "b": ["G8", "G9", "G7"], "c": ["G9", "G8", "G7"],
-              "d": ["G9", "G8", "G7"]}
+    profile = builtin_profile("classic")
+    clf = _classifier(profile)
+    tokens = clf.tokens
+    h = 16.0
+    clf.model = BandModel(tokens, profile.card_w, {}, {h: np.zeros((len(tokens), 1))})
     doubt = {"a": 0.97, "b": 0.97, "c": 0.97, "d": 0.6}  # the trust when two fit alike
 
-    def learnt(placed, hvs, decided, colours, allowed, name_at=0.99):
+    def trusted(h, placed, hvs, told, colours, d2, allowed):
+        look = clf.model.nearest(d2, h, allowed)
         out = []
-        for k, band in enumerate(placed):
-            ok = [t for t in ranked[band]
-                  if allowed is None or allowed[k].sum() < 2 or allowed[k, index[t]]]
-            sure = 0.999 if ok[1] != ranked[band][1] else doubt[band]
-            out.append((ok[0] if sure >= name_at else UNKNOWN, sure, 0.9, []))
+        for band, best, near, runner in zip(placed, look.best, look.nearest,
+                                            look.runner_up, strict=True):
+            sure = 0.999 if runner > 2 * near else doubt[band]
+            out.append((tokens[best] if sure >= 0.99 else UNKNOWN, sure, 0.9, []))
         return out
 
-    monkeypatch.setattr(clf, "_learnt", learnt)
-    bands = ["a", "b", "c", "d"]
-    allowed = np.ones((4, len(clf.tokens)), bool)
-    allowed[2] = False
-    allowed[2, index["G9"]] = True  # band c: its zone may hold G9 alone
-    first = learnt(bands, [32] * 4, [], [], allowed)
-    assert [named[0] for named in first] == [UNKNOWN] * 4
-    got = clf._without({"G8"}, bands, [32] * 4, [None] * 4, [None] * 4, allowed, first)
+    monkeypatch.setattr(clf, "_trusted", trusted)
+
+    def judged(band, near, other, only=None):
+        d2 = np.full((1, len(tokens)), 50.0)
+        d2[0, tokens.index(near)], d2[0, tokens.index(other)] = 1.0, 1.1
+        allowed = None
+        if only is not None:
+            allowed = np.zeros((1, len(tokens)), bool)
+            allowed[0, tokens.index(only)] = True
+        named = trusted(h, [band], [32], [None], [None], d2, allowed)[0]
+        return Judged(band, 32, named, np.zeros(0), None if only is None else allowed[0],
+                      h, d2[0], named)
+
+    bands = [judged("a", "G9", "G8"), judged("b", "G8", "G9"),
+             judged("c", "G9", "G8", only="G9"), judged("d", "G9", "G8")]
+    assert [j.named[0] for j in bands] == [UNKNOWN] * 4
+    got = clf.without({"G8"}, bands)
     assert [named[0] for named in got] == ["G9", UNKNOWN, UNKNOWN, UNKNOWN]
-    assert clf._without(set(), ["a"], [32], [None], [None], None, first[:1]) == first[:1]
+    assert got[0][1] == 0.999
+    assert clf.without(set(), bands) == [j.named for j in bands]
+    assert clf.without({"R1"}, bands) == [j.named for j in bands]
