@@ -154,7 +154,10 @@ class VisionSnapshots:
             zones = changed_zones(self._last_read_low, pair.low, calib, layout,
                                   pair.main.shape[1])
             zones |= {c.zone for c in last.cards if c.token == UNKNOWN}
-        read = self.reader.read(pair.main, calib, zones)
+        # The cards of the zones not read lie there still: no band read now is one.
+        elsewhere = () if zones is None or last is None else {
+            c.token for c in last.cards if c.zone not in zones and c.token != UNKNOWN}
+        read = self.reader.read(pair.main, calib, zones, elsewhere)
         if last is not None and zones is not None:
             read = merge(last, read, zones)
             self._partial_reads += 1

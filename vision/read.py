@@ -224,17 +224,20 @@ class Reader:
 
     # -- the frame ---------------------------------------------------------------------
     def read(self, frame: Image, calib: Calibration,
-             zones: Collection[str] | None = None) -> FrameRead:
-        """Every zone's cards, or only those of the named ``zones``."""
+             zones: Collection[str] | None = None,
+             elsewhere: Collection[str] = ()) -> FrameRead:
+        """Every zone's cards, or only those of the named ``zones``; ``elsewhere``:
+        cards known to lie in the zones not read, which no band read now can be (a
+        card lies once: ``_without_taken``)."""
         if frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError(f"expected a BGR colour frame, got an array of shape {frame.shape}")
         # Many small matrix products: BLAS's own threads only wait on each other there
         # (a shift search's distances took 20 ms instead of 1 on a busy 2-core machine).
         with _BLAS.limit(limits=1, user_api="blas"):
-            return self._read(frame, calib, zones)
+            return self._read(frame, calib, zones, elsewhere)
 
     def _read(self, frame: Image, calib: Calibration, zones: Collection[str] | None,
-              ) -> FrameRead:
+              elsewhere: Collection[str]) -> FrameRead:
         low = top_down(frame, calib, self.low_size)
         light = self.light.fit(low)
         gain = self.light.gain_grid(light)
@@ -261,14 +264,15 @@ class Reader:
                 _advance(readers[name], got[k:k + len(b)], name, asked, done)
                 k += len(b)
         cards = [rd for name in readers for rd in done[name]]
-        self._without_taken(cards)
+        self._without_taken(cards, elsewhere)
         return FrameRead(cards, calib, fg.astype(bool), gain, soft)
 
-    def _without_taken(self, cards: list[CardRead]) -> None:
+    def _without_taken(self, cards: list[CardRead], elsewhere: Collection[str] = ()) -> None:
         """Each card read ``unknown`` named, where it can be, among the cards not
-        named elsewhere in the frame (a card lies once: ``Classifier.without``); then
-        every read's judgement let go."""
-        taken = frozenset(c.token for c in cards if c.token != UNKNOWN)
+        named elsewhere in the frame nor ``elsewhere`` (a card lies once:
+        ``Classifier.without``); then every read's judgement let go."""
+        taken = frozenset(c.token for c in cards if c.token != UNKNOWN) | frozenset(elsewhere)
+        taken -= {UNKNOWN}
         ask = [(c, c.judged) for c in cards if c.token == UNKNOWN and c.judged is not None]
         if taken and ask:
             named = self.classifier.without(taken, [j for _, j in ask])

@@ -137,14 +137,25 @@ def test_a_card_laid_in_one_zone_re_reads_only_that_zone() -> None:
                 return {z: tuple(r.token for r in snap.readings(z)) for z in snap.zones}
         raise AssertionError("no snapshot")
 
+    # The cards of the zones not read again are no band's rivals (a card lies once).
+    elsewhere: list[set[str]] = []
+    read = vision.reader.read
+
+    def reading(frame, calib, zones=None, taken=()):
+        elsewhere.append(set(taken))
+        return read(frame, calib, zones, taken)
+
+    vision.reader.read = reading  # type: ignore[method-assign]
     try:
         table.show(before)
         assert settle() == before
         first = vision.zones_read
         assert first == len(vision.reader.layout.zones)  # the first read reads everything
+        assert elsewhere[0] == set()
         table.show(after)
         assert settle() == after
         assert vision.zones_read - first <= 2  # flag5.north (and a neighbour at most)
+        assert {"R7", "R8", "G10"} <= elsewhere[-1] and "Y6" not in elsewhere[-1]
     finally:
         table.close()
 

@@ -354,3 +354,28 @@ def test_of_close_tops_in_a_stack_the_one_that_reads_as_an_index_stands(classic,
     except StopIteration as end:
         cards = end.value
     assert [(c.token, c.top_local) for c in cards] == [("R5", 0.0), ("G9", 22 * px)]
+
+
+def test_a_card_known_in_a_zone_not_read_is_no_rival_of_a_band_read_now(classic, monkeypatch):
+    # The live path reads again only the zones that changed: the cards of the others
+    # still lie there, so a band read now is judged without them as it is without
+    # the cards the frame itself names (a card lies once).
+    reader = Reader(classic)
+    seen: list[set[str]] = []
+
+    def without(taken, judged):
+        seen.append(set(taken))
+        return [("G9", 0.995, 0.9, [])] * len(judged)
+
+    monkeypatch.setattr(reader.classifier, "without", without)
+    doubt = classify.Judged(None, 32, (UNKNOWN, 0.0, 0.0, []), np.zeros(0), None, 16.0,
+                            np.zeros(0), (UNKNOWN, 0.97, 0.9, []))
+    cards = [read.CardRead("flag1.north", 0, UNKNOWN, 0.97, 0.9, [], judged=doubt),
+             read.CardRead("flag2.north", 0, "R3", 0.999, 0.9, [])]
+    reader._without_taken(cards, {"G8"})
+    assert seen == [{"R3", "G8"}]
+    assert (cards[0].token, cards[0].confidence) == ("G9", 0.995)
+    assert cards[0].judged is None  # the frame's judgements are let go
+    lone = [read.CardRead("flag1.north", 0, UNKNOWN, 0.97, 0.9, [], judged=doubt)]
+    reader._without_taken(lone)
+    assert seen == [{"R3", "G8"}] and lone[0].token == UNKNOWN  # nothing taken: no call
