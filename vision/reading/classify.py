@@ -228,12 +228,12 @@ class Classifier:
         as a winner."""
         out = [j.named for j in judged]
         cols = [self._index[t] for t in taken if t in self._index]
+        if self.model is None or not cols:
+            return out
         groups: dict[float, list[int]] = {}
         for k, j in enumerate(judged):
             if j.named[0] == UNKNOWN and j.named[1] >= NARROW_FROM:
                 groups.setdefault(j.height, []).append(k)
-        if self.model is None or not cols:
-            return out
         everything = np.ones(len(self.tokens), bool)
         for h, ks in groups.items():
             js = [judged[k] for k in ks]
