@@ -271,8 +271,7 @@ class Reader:
         """Each card read ``unknown`` named, where it can be, among the cards not
         named elsewhere in the frame nor ``elsewhere`` (a card lies once:
         ``Classifier.without``); then every read's judgement let go."""
-        taken = frozenset(c.token for c in cards if c.token != UNKNOWN) | frozenset(elsewhere)
-        taken -= {UNKNOWN}
+        taken = {c.token for c in cards}.union(elsewhere) - {UNKNOWN}
         ask = [(c, c.judged) for c in cards if c.token == UNKNOWN and c.judged is not None]
         if taken and ask:
             named = self.classifier.without(taken, [j for _, j in ask])

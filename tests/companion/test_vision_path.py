@@ -141,9 +141,9 @@ def test_a_card_laid_in_one_zone_re_reads_only_that_zone() -> None:
     elsewhere: list[set[str]] = []
     read = vision.reader.read
 
-    def reading(frame, calib, zones=None, taken=()):
-        elsewhere.append(set(taken))
-        return read(frame, calib, zones, taken)
+    def reading(frame, calib, zones=None, known=()):
+        elsewhere.append(set(known))
+        return read(frame, calib, zones, known)
 
     vision.reader.read = reading  # type: ignore[method-assign]
     try:

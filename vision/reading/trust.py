@@ -43,11 +43,10 @@ TYPICAL_GAP: Final = 0.615
 # on each fitted design left out of the fit and on the designs never fitted (the
 # rest ask).
 NAME_AT: Final = 0.99
-# A band the trust left unknown is judged again without the cards named elsewhere in
-# its frame (``Classifier._without``) only from this trust among all cards: with its
-# rivals left out a band's gap widens, and bands far below the bar then passed it
-# wrongly (first frames of 50 fresh scenes of each of the 20 tune designs: 1 017 so
-# named, 3 wrong, at trust 0.66, 0.84 and 0.89 before; 785 of them from 0.95, none wrong).
+# A band the trust left unknown is judged again without the cards named elsewhere on
+# the table (``Classifier.without``) only from this trust among all cards: with its
+# rivals gone a band's gap widens, and bands far below the bar then passed it wrongly
+# (measured on fresh tune scenes: vision/README.md).
 NARROW_FROM: Final = 0.95
 # Reads that ask whatever else they show (the fit leaves them out). A band further
 # than FAR_OUT from every card (squared distance per dimension; a band of the card
