@@ -98,6 +98,8 @@ def random_deal(rng: np.random.Generator, fullness: float = 0.6,
     zones: dict[str, list[str]] = {}
     env = [Tactic.FOG.token, Tactic.MUD.token]
     rng.shuffle(env)
+    battlefields = [t.token for t in Terrain]
+    laid: set[str] = set()
     for flag in range(1, 10):
         mud_here = False
         for side in ("north", "south"):
@@ -110,7 +112,13 @@ def random_deal(rng: np.random.Generator, fullness: float = 0.6,
             n = int(rng.binomial(cap, fullness))
             zones[f"flag{flag}.{side}"] = [pool.pop() for _ in range(n)]
         if terrain and rng.random() < 0.5:
-            zones[f"flag{flag}"] = [list(Terrain)[int(rng.integers(9))].token]
+            # Each battlefield once: the card drawn, or the next one not yet laid (one
+            # draw either way, so a table without a repeat is laid as it always was).
+            k = int(rng.integers(len(battlefields)))
+            token = next(t for j in range(len(battlefields))
+                         if (t := battlefields[(k + j) % len(battlefields)]) not in laid)
+            laid.add(token)
+            zones[f"flag{flag}"] = [token]
     for side in ("north", "south"):
         zones[f"{side}.guile"] = [guile.pop() for _ in range(int(rng.integers(0, 2)))]
         zones[f"{side}.discard"] = [pool.pop() for _ in range(int(rng.integers(0, 3)))]

@@ -71,6 +71,19 @@ def test_the_benchmarks_draws_are_as_before():
     assert _digest(zoned.image) == "4bd6041e83324314"
 
 
+def test_a_dealt_table_lays_every_card_once_battlefields_too():
+    # The reader asks about a card it sees twice (a card lies once): a table that
+    # lays one twice would count the reader's right answer as a miss.
+    terrain_tables = 0
+    for seed in range(400):
+        rng = np.random.default_rng(seed)
+        zones = random_deal(rng, float(rng.uniform(0.3, 0.9)), terrain=True)
+        tokens = [t for cards in zones.values() for t in cards]
+        assert len(tokens) == len(set(tokens)), (seed, zones)
+        terrain_tables += sum(name.count(".") == 0 for name in zones) >= 5
+    assert terrain_tables > 50  # tables with five battlefields or more were dealt
+
+
 @dataclass(frozen=True)
 class PlainArt:
     """A deck of another size whose every face is one flat colour: easy to find."""
