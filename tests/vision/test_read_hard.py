@@ -63,6 +63,19 @@ def test_crooked_covered_cards_are_read_by_their_index_band(classic):
     assert got == stacks
 
 
+def test_cards_put_down_as_crooked_as_a_hand_does_are_read(classic):
+    # Up to 8 degrees off square, as players lay cards: a tilt the top edge's search
+    # did not reach left the band warped askew (its index half off) and read unknown.
+    stacks = {"flag2.south": ["Y3", "R8", "B5"], "flag5.north": ["G6", "P9", "O1"],
+              "flag8.south": ["R3", "Y8", "G1"]}
+    table = lay_table(stacks, "classic", np.random.default_rng(6), fan=(18.0, 20.0),
+                      crooked_deg=8.0)
+    off_square = sorted(min(_tilt_deg(c.corners), 180 - _tilt_deg(c.corners))
+                        for c in table.cards if c.order < 2)
+    assert off_square[-2] > 7.0  # the case is really there, twice
+    assert _read(table, PLAIN, classic, 1) == stacks
+
+
 def test_glare_pales_cards_but_reads_no_wrong_token(classic):
     stacks = {"flag4.south": ["O6", "B2"], "flag5.south": ["Y5", "P3", "R10"],
               "flag6.south": ["G7", "O9"], "flag5.north": ["B8", "Y1"]}

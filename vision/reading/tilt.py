@@ -21,7 +21,8 @@ from vision.reading.placement import REFINE_MM
 from vision.types import FloatImage, Image
 
 TILT_STEP: Final = 0.01
-TILTS: Final = tuple(round(-0.07 + TILT_STEP * i, 3) for i in range(15))  # card slopes tried
+# The card slopes tried: a hand lays a card up to 8 degrees off square (0.14).
+TILTS: Final = tuple(round(-0.15 + TILT_STEP * i, 3) for i in range(31))
 STRIPS: Final = 8  # column strips a card's top edge is followed in (``lower_half_less_least``)
 TILT_APART: Final = 0.03  # a runner-up tilt differs from the best by this at least
 LINES: Final = 2  # strongest straight lines tried as the card's top edge

@@ -33,7 +33,7 @@ def _band_crop(slope: float, top: float, rows: int, art_row: float | None = None
     return small[:, x0:x1]
 
 
-@pytest.mark.parametrize("slope", [-0.05, -0.012, 0.0, 0.027, 0.06])
+@pytest.mark.parametrize("slope", [-0.135, -0.05, -0.012, 0.0, 0.027, 0.06, 0.105, 0.14])
 def test_the_tilt_of_a_cards_top_edge_is_found_between_the_tilts_tried(slope):
     rows = M + round(16 * TPL_PX) // 2
     crops = np.stack([_band_crop(slope, 12.3, rows, art_row=19.0)])
