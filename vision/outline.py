@@ -39,9 +39,6 @@ SEARCHES: Final = 3  # times looked for further out while a side moved by half a
 OUTSIDE_PX: Final = 3  # px inside the outline located that count as at it
 NOISE_TIMES: Final = 4.0  # times a side's median line: weaker is the table's grain
 TRACK_PX: Final = 2  # how far each profile's step may lie from the side's line
-TABLE_MM: Final = 6.0  # how far beyond the outline the table is looked for
-TABLE_LIKE: Final = 40.0  # BGR difference (summed) below which a strip is the table
-PLAIN: Final = 20.0  # BGR spread (summed) along a side of a table plain enough for that
 
 
 def _cyclic(quad: np.ndarray) -> np.ndarray:
@@ -408,89 +405,7 @@ def find_outline(img: Image, card_w: float, card_h: float, name: str = "photo",
         moved, (corners, width) = corners, _refine(img, corners, reach)
         if float(np.abs(corners - moved).max()) < 0.5 * reach:
             break
-    corners = _to_table(img, corners, px_mm, card_w / card_h)
     corners, width = _refine(img, corners, 4.0)
     return corners, width
-
-
-def _to_table(img: Image, quad: np.ndarray, px_mm: float, aspect: float) -> np.ndarray:
-    """Each side moved out to where the table begins, where a frame printed inside
-    the card was taken for its edge (a hatched border shows no straight edge
-    beyond the frame): just beyond a card's edge lies what lies further out."""
-    reach = TABLE_MM * px_mm
-    offs = np.arange(0.0, reach, max(1.0, 0.25 * px_mm), dtype=np.float32)
-    far = np.linspace(reach + 2 * px_mm, reach + 4 * px_mm, 5, dtype=np.float32)
-    t = np.linspace(0.15, 0.85, 32, dtype=np.float32)
-    src = img.astype(np.float32)
-    lines = []
-    for k in range(4):
-        a, b = quad[k], quad[(k + 1) % 4]
-        tang = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
-        n = np.array([tang[1], -tang[0]], np.float32)  # outward
-        base = a + (b - a) * t[:, None]
-        ref = np.median(_along(src, base, n, far), axis=1)
-        if float(np.median(np.abs(ref - np.median(ref, axis=0)).sum(axis=1))) > PLAIN:
-            lines.append((a, tang, 0.0))  # a patterned table: no strip stands for the rest
-            continue
-        unlike = np.median(np.abs(_along(src, base, n, offs) - ref[:, None]).sum(axis=2),
-                           axis=0)
-        # The first strip from which on, for a millimetre, the table shows.
-        span = max(1, round(px_mm / max(1.0, 0.25 * px_mm)))
-        table = unlike < TABLE_LIKE
-        first = next((i for i in range(len(offs) - span) if table[i:i + span].all()), 0)
-        lines.append((a + float(offs[first]) * n, tang, float(offs[first])))
-    if max(d for _, _, d in lines) < px_mm:
-        return quad  # the table begins at the outline all round: it is the card's edge
-    moved, _ = _refine(img, _meet([(p, u) for p, u, _ in lines]), px_mm)
-    # A side stays moved where it is a sharp edge there (a card's, not the end of
-    # a print's flowers touching the card), and further out than it was.
-    edge = [_strip(src, quad[k], quad[(k + 1) % 4], -1.5 * px_mm, -0.5 * px_mm)
-            if lines[k][2] < px_mm else
-            _strip(src, quad[k], quad[(k + 1) % 4], 0.25 * lines[k][2], 0.75 * lines[k][2])
-            for k in range(4)]
-    sides = []
-    for k in range(4):
-        a, b = moved[k], moved[(k + 1) % 4]
-        sharp = float((_side_contrast(src, a, b, 1.5) > 30.0).mean()) >= 0.75
-        # What it moved across is the card's own border: as the card shows at its
-        # other sides (a check of the table beyond a card's edge is not).
-        rest = np.median(np.delete(np.array(edge), k, axis=0), axis=0)
-        border = float(np.abs(edge[k] - rest).sum()) < TABLE_LIKE
-        out = lines[k][2] >= px_mm and border
-        keep = quad[k], quad[(k + 1) % 4]
-        p0, p1 = (a, b) if sharp and out else keep
-        sides.append((p0, (p1 - p0) / max(float(np.linalg.norm(p1 - p0)), 1e-6)))
-    grown = _meet(sides)
-    return grown if _card_shaped(grown, aspect) else quad
-
-
-def _along(img: FloatImage, base: np.ndarray, n: np.ndarray, d: np.ndarray) -> FloatImage:
-    """The colours at points ``base`` moved ``d`` px along ``n`` (points x offsets)."""
-    pts = base[:, None] + d[None, :, None] * n
-    return np.asarray(cv2.remap(img, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_REPLICATE))
-
-
-def _strip(img: FloatImage, a: np.ndarray, b: np.ndarray, d0: float, d1: float,
-           ) -> FloatImage:
-    """The median colour of a side a-b's strip ``d0`` to ``d1`` px outward."""
-    tang = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
-    n = np.array([tang[1], -tang[0]], np.float32)
-    t = np.linspace(0.15, 0.85, 32, dtype=np.float32)
-    d = np.linspace(d0, d1, 4, dtype=np.float32)
-    pts = (a + (b - a) * t[:, None])[:, None] + d[None, :, None] * n
-    vals = cv2.remap(img, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
-                     borderMode=cv2.BORDER_REPLICATE)
-    return np.asarray(np.median(vals.reshape(-1, vals.shape[-1]), axis=0))
-
-
-def _meet(lines: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
-    """The corners where four sides (a point and a direction each, clockwise) meet."""
-    corners = []
-    for k in range(4):
-        (p, u), (r, v) = lines[k - 1], lines[k]
-        m = np.array([u, -v]).T
-        corners.append(p if abs(np.linalg.det(m)) < 1e-6 else p + np.linalg.solve(m, r - p)[0] * u)
-    return np.array(corners, np.float32)
 
 

@@ -79,20 +79,3 @@ def test_the_card_is_told_apart_from_the_colours_of_the_table_around_it():
     mask = unlike_border(photo) > 0
     assert mask[inside].mean() > 0.5, mask[inside].mean()
     assert mask[outside].mean() < 0.05, mask[outside].mean()
-
-
-def test_a_card_outlined_on_a_frame_printed_inside_it_is_moved_out_to_its_edge():
-    # tune-11: a hatched border outside a thin frame line; the frame line is the
-    # sharper step, and on a plain table the outline first lies on it, 3.6 mm in.
-    # (Known miss, left: a G7 of it on a white table stays 2 mm in.)
-    art = design("tune", 11)
-    w, h = art.card_mm
-    errors = []
-    rng = np.random.default_rng(1)
-    for token, table in (("R5", "grey"), ("O5", "grey"), ("B3", "wood")):
-        photo, truth = photo_pixels(art.render(parse_token(token), 8.0), rng, table,
-                                    (2016, 1512))
-        found, _ = find_outline(photo, w, h, token)
-        px_mm = float(np.linalg.norm(truth[3] - truth[0])) / h
-        errors.append(float(np.abs(found - truth).max()) / px_mm)
-    assert max(errors) < 1.0, errors
