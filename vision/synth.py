@@ -115,8 +115,7 @@ def random_deal(rng: np.random.Generator, fullness: float = 0.6,
             # Each battlefield once: the card drawn, or the next one not yet laid (one
             # draw either way, so a table without a repeat is laid as it always was).
             k = int(rng.integers(len(battlefields)))
-            token = next(t for j in range(len(battlefields))
-                         if (t := battlefields[(k + j) % len(battlefields)]) not in laid)
+            token = next(t for t in battlefields[k:] + battlefields[:k] if t not in laid)
             laid.add(token)
             zones[f"flag{flag}"] = [token]
     for side in ("north", "south"):
