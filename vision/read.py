@@ -258,7 +258,7 @@ class Reader:
         while asked:
             names = list(asked)
             batches = [asked.pop(n) for n in names]
-            got = self._read_bands([a for b in batches for a in b], frame, m2f, light)
+            got = self._read_bands([a for b in batches for a in b], frame, m2f, light, soft)
             k = 0
             for name, b in zip(names, batches, strict=True):
                 _advance(readers[name], got[k:k + len(b)], name, asked, done)
@@ -426,10 +426,11 @@ class Reader:
 
     # -- the bands asked for -------------------------------------------------------------
     def _read_bands(self, asks: list[Ask], frame: Image, m2f: FloatImage,
-                    light: Light) -> list[CardRead | None]:
-        """The card each ask's band shows (``None``: a line in the art, not a card)."""
+                    light: Light, soft: float | None = None) -> list[CardRead | None]:
+        """The card each ask's band shows (``None``: a line in the art, not a card) in a
+        frame ``soft`` mm soft (``vision.sharpness``; ``None``: not known)."""
         m, h = round(REFINE_MM * TPL_PX), self.templates.th
-        bands = self._bands(asks, m2f, light)
+        bands = self._bands(asks, m2f, light, soft)
         # The tilt from each card's own top edge (and the lines parallel to it).
         cols = self.top_edges.strip_cols()
         edges = self.top_edges.find(np.stack([
@@ -437,8 +438,10 @@ class Reader:
             for b in bands]))
         return self._read_many(bands, edges, frame)
 
-    def _bands(self, asks: list[Ask], m2f: FloatImage, light: Light) -> list[Band]:
-        """The asks in frame terms: each band's corner, its matrix, height and light."""
+    def _bands(self, asks: list[Ask], m2f: FloatImage, light: Light,
+               soft: float | None = None) -> list[Band]:
+        """The asks in frame terms: each band's corner, its matrix, height and light, in
+        a frame ``soft`` mm soft."""
         if not asks:
             return []
         p = self.profile
@@ -450,7 +453,7 @@ class Reader:
                                                            for a in asks}.values()}
         glare = self.light.mat_glare(light, [a.zone for a in asks], mids)
         return [Band(a, u0, v0, to_frame[a.zone.name], self.templates.visible_px(a.visible),
-                     g, s)
+                     g, s, soft)
                 for a, (u0, v0), g, s in zip(asks, corners, inverse, glare, strict=True)]
 
     def _read_many(self, bands: list[Band], edges: list[Edge],
@@ -511,7 +514,7 @@ class Reader:
         named, judged = self.classifier.judge_many(
             [placed[i] for i in keep], [bands[i].hv for i in keep],
             [bands[i].gain * 255.0 for i in keep], [bands[i].glare for i in keep],
-            [bands[i].ask.zone.kind for i in keep])
+            [bands[i].ask.zone.kind for i in keep], [bands[i].soft_mm for i in keep])
         out: list[CardRead | None] = [None] * len(bands)
         for i, (token, conf, score, cands), jd in zip(keep, named, judged, strict=True):
             band, pl = bands[i], placed[i]

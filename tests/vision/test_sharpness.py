@@ -72,3 +72,29 @@ def test_a_read_says_how_soft_its_frame_was() -> None:
         out = reader.read(frame, Calibrator().update(frame)).to_json()
         got.append(out["calibration"]["soft_mm"])
     assert got[0] < 0.6 < 1.0 < got[1]
+
+
+def test_the_trust_weighs_each_frame_as_soft_as_it_measured(monkeypatch) -> None:
+    # A gap between the nearest card and the runner-up says more in a soft frame
+    # (``vision.reading.trust``): each read is trusted with its own frame's softness.
+    from vision.band_model import BandModel
+    from vision.reading import classify
+
+    rng = np.random.default_rng(5)
+    table = lay_table(random_deal(rng, 0.3), "classic", rng)
+    profile = builtin_profile("classic")
+    reader = Reader(profile, model=BandModel.train(profile, seed=1, samples=6))
+    seen: list[float] = []
+    real = classify.trust
+
+    def spy(*args):
+        seen.extend(np.asarray(args[-1], float).tolist())
+        return real(*args)
+
+    monkeypatch.setattr(classify, "trust", spy)
+    for blur_px in (0.3, 2.5):
+        frame = photograph(table, Camera(fill=0.92), Conditions(noise=2.0, blur=blur_px),
+                           np.random.default_rng(1)).image
+        seen.clear()
+        soft = reader.read(frame, Calibrator().update(frame)).soft_mm
+        assert soft is not None and seen and seen == pytest.approx([soft] * len(seen))

@@ -69,6 +69,7 @@ class Judged:
     height: float  # the model's visible height that judged it
     distances: FloatImage  # from each token (``BandModel.distances``)
     named: Named  # the model's judgement, before its zone's
+    soft_mm: float = float("nan")  # how soft its frame is (NaN: not known)
 
 
 class Classifier:
@@ -108,18 +109,21 @@ class Classifier:
 
     def decide_many(self, placed: list[Placed], hvs: list[int],
                     veils: list[FloatImage | None], glares: list[float] | None = None,
-                    kinds: Sequence[ZoneKind] | None = None) -> list[Named]:
+                    kinds: Sequence[ZoneKind] | None = None,
+                    softs: Sequence[float | None] | None = None) -> list[Named]:
         """Name each placed band (visible ``hvs`` high), or ``unknown``; bands of one
         visible height are judged together. ``veils``: one over the light's gain
         over each band, to take glare off its colours (``None``: leave them);
         ``glares``: the glare the mat around each band shows, the least taken off;
         ``kinds``: the kind of zone each band lies in, whose cards alone it may be
-        (a Mud is not taken for Darius in an environment slot)."""
-        return self.judge_many(placed, hvs, veils, glares, kinds)[0]
+        (a Mud is not taken for Darius in an environment slot); ``softs``: how soft
+        each band's frame is (``vision.sharpness``; ``None``: not known)."""
+        return self.judge_many(placed, hvs, veils, glares, kinds, softs)[0]
 
     def judge_many(self, placed: list[Placed], hvs: list[int],
                    veils: list[FloatImage | None], glares: list[float] | None = None,
                    kinds: Sequence[ZoneKind] | None = None,
+                   softs: Sequence[float | None] | None = None,
                    ) -> tuple[list[Named], list[Judged | None]]:
         """``decide_many``, with what the model weighed for each band (``None``: no
         model), to judge it again among fewer cards (``without``)."""
@@ -148,7 +152,9 @@ class Classifier:
             [self.holding(k) for k in kinds], bool).reshape(len(kinds), len(self.tokens))
         judged: list[Judged | None] = [None] * len(placed)
         if self.model is not None:
-            out, judged = self._learnt(placed, hvs, out, colours, allowed)
+            soft = np.array([np.nan if s is None else s
+                             for s in (softs if softs is not None else [None] * len(placed))])
+            out, judged = self._learnt(placed, hvs, out, colours, allowed, soft)
         if allowed is None:
             return out, judged
         # A card the zone may not hold is asked about, whatever named it.
@@ -159,11 +165,12 @@ class Classifier:
 
     def _learnt(self, placed: list[Placed], hvs: list[int], decided: list[Named],
                 colours: list[FloatImage], allowed: NDArray[np.bool_] | None,
-                ) -> tuple[list[Named], list[Judged | None]]:
+                soft: FloatImage) -> tuple[list[Named], list[Judged | None]]:
         """The deck's own model names each placed band (``vision.band_model``); the
         templates' ranking stays as the candidates (whether a band looks like an
         index at all). ``colours``: per band, each token's colour distance from it;
-        ``allowed``: per band, the tokens its zone may hold."""
+        ``allowed``: per band, the tokens its zone may hold; ``soft``: per band, how soft
+        its frame is (NaN: not known)."""
         assert self.model is not None
         s = SEARCH_PX
         rows, w = self.templates.th + 2 * s, self.templates.tw + 2 * s
@@ -189,18 +196,20 @@ class Classifier:
             zone = None if allowed is None else allowed[idx]
             named = self._trusted(h, [placed[i] for i in idx], [hvs[i] for i in idx],
                                   [decided[i] for i in idx], [colours[i] for i in idx],
-                                  d2, zone)
+                                  d2, zone, soft[idx])
             for k, i in enumerate(idx):
                 out[i] = named[k]
                 judged[i] = Judged(placed[i], hvs[i], decided[i], colours[i],
-                                   None if zone is None else zone[k], h, d2[k], named[k])
+                                   None if zone is None else zone[k], h, d2[k], named[k],
+                                   float(soft[i]))
         return out, judged
 
     def _trusted(self, h: float, placed: list[Placed], hvs: list[int], told: list[Named],
                  colours: list[FloatImage], d2: FloatImage,
-                 allowed: NDArray[np.bool_] | None) -> list[Named]:
+                 allowed: NDArray[np.bool_] | None, soft: FloatImage) -> list[Named]:
         """Bands the model of height ``h`` holds at squared distances ``d2`` from its
-        tokens, named where the trust reaches NAME_AT among the tokens ``allowed``."""
+        tokens, named where the trust reaches NAME_AT among the tokens ``allowed``
+        (``soft``: how soft each band's frame is)."""
         assert self.model is not None
         look = self.model.nearest(d2, h, allowed)
         names = [self.model.tokens[b] for b in look.best.tolist()]
@@ -213,7 +222,7 @@ class Classifier:
                      np.full(len(names), h), off,
                      self.pair_margins(placed, hvs, np.stack([look.best, look.second], axis=1),
                                        colours),
-                     self.model.typical_gap)
+                     self.model.typical_gap, soft)
         # Below NAME_AT such reads were wrong now and then: the band asks.
         return [(token if c >= NAME_AT else UNKNOWN, float(c), score, cands)
                 for token, c, (_, _, score, cands) in zip(names, sure.tolist(), told,
@@ -244,7 +253,8 @@ class Classifier:
             narrowed[np.ix_(zone.sum(axis=1) >= 2, cols)] = False
             guess = self.model.nearest(d2, h, zone).best.tolist()
             again = self._trusted(h, [j.placed for j in js], [j.hv for j in js],
-                                  [j.told for j in js], [j.colours for j in js], d2, narrowed)
+                                  [j.told for j in js], [j.colours for j in js], d2, narrowed,
+                                  np.array([j.soft_mm for j in js]))
             for k, g, a in zip(ks, guess, again, strict=True):
                 if a[0] != UNKNOWN and a[0] == self.model.tokens[g]:
                     out[k] = a

@@ -13,7 +13,7 @@ while the best fit lies beyond the shifts searched.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final, NamedTuple
 
 import cv2
@@ -44,6 +44,7 @@ class Band:
     hv: int
     gain: FloatImage
     glare: float = 0.0  # the glare the mat around it shows (``MatLight.mat_glare``)
+    soft_mm: float | None = None  # how soft its frame is (``vision.sharpness``)
 
 
 class Placed(NamedTuple):
@@ -113,8 +114,7 @@ class Placer:
         # corner, from which ``band_matrix`` finds the upright corner back.
         x0, y0, _ = self.band_matrix(band.u0, band.v0, pl.slope) @ np.array(
             [pl.tx, pl.ty, 1.0])
-        return Band(band.ask, float(x0 - w / 2 + c * w / 2), float(y0 + s * w / 2),
-                    band.to_frame, band.hv, band.gain, band.glare)
+        return replace(band, u0=float(x0 - w / 2 + c * w / 2), v0=float(y0 + s * w / 2))
 
     def _warped(self, band: Band, slope: float, frame: Image,
                 ) -> tuple[Image, FloatImage, FloatImage]:

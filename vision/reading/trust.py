@@ -10,7 +10,8 @@ shows, how much further the named card's colour lies than the nearest colour
 and runner-up the templates prefer where just those two differ, and the gap
 between the runner-up's and the nearest's distance in the unit of the deck's
 own self-test (``BandModel.self_test``: a deck whose cards lie near each other
-shows narrow gaps on right reads too). A logistic
+shows narrow gaps on right reads too), and how soft the frame is (a soft frame's
+bands all lie nearer each other, so its gaps are narrow too). A logistic
 model turns that into the share of such reads that were right on the tuning
 designs' room scenes; ``python -m vision.trust_fit`` collects those reads again
 and refits it (scikit-learn's LogisticRegression), and prints the reliability
@@ -32,13 +33,18 @@ from vision.types import FloatImage
 # agree x confidence, index score, visible height / 16 mm, colour off / 10 Lab,
 # the templates' margin for the winner over the runner-up, and the runner-up's log
 # distance over the nearest's in the deck's typical gaps (the fit weighs a gap, not
-# the two logs alone, with smaller weights: its regularisation then costs less).
-WEIGHTS: Final = np.array([-0.9324, 1.3913, 0.669, -0.5344, 0.6298, 0.0751, 0.4667,
-                          -0.2664, 2.8783, 3.9394])
-BIAS: Final = 0.2341
+# the two logs alone, with smaller weights: its regularisation then costs less), the
+# frame's softness (mm) and that times the gap (in a soft frame every card's band lies
+# nearer every other's, so one gap says more).
+WEIGHTS: Final = np.array([-0.814, 1.3215, 0.6265, -0.5743, 0.5584, 0.181, 0.4827,
+                          -0.1688, 2.9834, 3.7093, -0.456, 2.3416])
+BIAS: Final = -0.0519
 # The typical gap of a deck whose model has no self-test (made before it): the
 # tuning decks' median.
 TYPICAL_GAP: Final = 0.615
+# The softness of a frame whose mat markers did not say (``vision.sharpness``): the
+# tuning rooms' median.
+TYPICAL_SOFT_MM: Final = 0.48
 # The trust from which a band is named: the reads at or above it held no wrong card,
 # on each fitted design left out of the fit and on the designs never fitted (the
 # rest ask).
@@ -70,22 +76,26 @@ def log_gap(nearest: FloatImage, runner_up: FloatImage) -> FloatImage:
 def evidence(nearest: FloatImage, runner_up: FloatImage, agree: FloatImage,
              told: FloatImage, score: FloatImage, visible_mm: FloatImage,
              colour_off: FloatImage, pair: FloatImage, typical_gap: float | None,
-             ) -> FloatImage:
+             soft_mm: FloatImage) -> FloatImage:
     """The trust model's inputs, one row per read (see ``WEIGHTS``); ``typical_gap``:
-    the deck's (``BandModel.typical_gap``), or none known."""
+    the deck's (``BandModel.typical_gap``), or none known; ``soft_mm``: how soft each
+    read's frame is (``vision.sharpness``; NaN: not known)."""
     unit = TYPICAL_GAP if typical_gap is None else typical_gap
+    gap = log_gap(nearest, runner_up) / unit
+    soft = np.where(np.isnan(soft_mm), TYPICAL_SOFT_MM, soft_mm)
     return np.stack([np.log(nearest + FLOOR), np.log(runner_up + FLOOR), agree, told,
                      agree * told, score, visible_mm / 16.0, colour_off / 10.0, pair,
-                     log_gap(nearest, runner_up) / unit],
+                     gap, soft, soft * gap],
                     axis=-1).astype(np.float64)
 
 
 def trust(nearest: FloatImage, runner_up: FloatImage, agree: FloatImage,
           told: FloatImage, score: FloatImage, visible_mm: FloatImage,
-          colour_off: FloatImage, pair: FloatImage, typical_gap: float | None) -> FloatImage:
+          colour_off: FloatImage, pair: FloatImage, typical_gap: float | None,
+          soft_mm: FloatImage) -> FloatImage:
     """Per read, the share of such reads that named the right card (0..1)."""
     ev = evidence(nearest, runner_up, agree, told, score, visible_mm, colour_off, pair,
-                  typical_gap)
+                  typical_gap, soft_mm)
     return np.where(outside(ev), 0.0, 1.0 / (1.0 + np.exp(-(ev @ WEIGHTS + BIAS))))
 
 

@@ -12,7 +12,7 @@ from vision.position import UNKNOWN
 from vision.profile import DeckProfile, builtin_profile
 from vision.reading.classify import Classifier
 from vision.reading.templates import Templates
-from vision.reading.trust import NAME_AT, trust
+from vision.reading.trust import NAME_AT, TYPICAL_SOFT_MM, trust
 
 from .test_classify import _band
 
@@ -21,10 +21,11 @@ LACKING = ["Y3", "O8", "R5", "B9", "AL"]
 
 def _trust(nearest: float, runner_up: float, agree: bool = True, told: float = 0.9,
            score: float = 0.95, visible: float = 16.0, colour_off: float = 0.0,
-           pair: float = 0.2, typical_gap: float | None = None) -> float:
+           pair: float = 0.2, typical_gap: float | None = None,
+           soft_mm: float = float("nan")) -> float:
     one = (np.array([v], float) for v in (nearest, runner_up, agree, told, score, visible,
                                           colour_off, pair))
-    return float(trust(*one, typical_gap)[0])
+    return float(trust(*one, typical_gap, np.array([soft_mm]))[0])
 
 
 def test_a_band_near_one_card_and_far_from_the_rest_is_trusted():
@@ -58,6 +59,15 @@ def test_a_gap_counts_as_wide_as_it_is_for_its_deck():
     assert narrow >= NAME_AT > wide
     # A model made before self-tests: its gaps in the tuning decks' typical unit.
     assert wide < _trust(1.0, 1.5) < narrow
+
+
+def test_a_gap_says_more_in_a_soft_frame():
+    # Blur draws every card's band toward every other's: a right read's gap narrows,
+    # so the same gap is surer in a soft frame than in a sharp one.
+    assert _trust(1.0, 1.4, pair=0.1, soft_mm=1.2) >= NAME_AT
+    assert _trust(1.0, 1.4, pair=0.1, soft_mm=0.3) < NAME_AT
+    # A frame whose markers did not say how soft it is: taken as the typical room's.
+    assert _trust(1.0, 1.6) == _trust(1.0, 1.6, soft_mm=TYPICAL_SOFT_MM)
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +110,8 @@ def test_the_refit_trusts_what_was_right_on_designs_it_left_out():
             near = rng.uniform(0.2, 1.5) if right else rng.uniform(1.0, 4.0)
             one = (np.array([v], float) for v in (near, near + rng.uniform(0.5, 4.0),
                                                   float(right), 0.8, 0.9, 16.0, 0.0, 0.1))
-            rows.append({"design": design, "evidence": evidence(*one, None)[0].tolist(),
+            rows.append({"design": design,
+                         "evidence": evidence(*one, None, np.array([0.5]))[0].tolist(),
                          "right": right})
     _, held = fit(rows)
     right = np.array([r["right"] for r in rows])
