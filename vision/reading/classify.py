@@ -152,8 +152,8 @@ class Classifier:
             [self.holding(k) for k in kinds], bool).reshape(len(kinds), len(self.tokens))
         judged: list[Judged | None] = [None] * len(placed)
         if self.model is not None:
-            soft = np.array([np.nan if s is None else s
-                             for s in (softs if softs is not None else [None] * len(placed))])
+            soft = (np.full(len(placed), np.nan) if softs is None
+                    else np.array([np.nan if s is None else s for s in softs], float))
             out, judged = self._learnt(placed, hvs, out, colours, allowed, soft)
         if allowed is None:
             return out, judged
