@@ -122,7 +122,7 @@ def test_a_band_left_unknown_is_named_once_its_rival_is_named_elsewhere(monkeypa
     clf.model = BandModel(tokens, profile.card_w, {}, {h: np.zeros((len(tokens), 1))})
     doubt = {"a": 0.97, "b": 0.97, "c": 0.97, "d": 0.6}  # the trust when two fit alike
 
-    def trusted(h, placed, hvs, told, colours, d2, allowed):
+    def trusted(h, placed, hvs, told, colours, d2, allowed, soft=None):
         look = clf.model.nearest(d2, h, allowed)
         out = []
         for band, best, near, runner in zip(placed, look.best, look.nearest,
