@@ -4,9 +4,11 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.band_model import BandModel
 from vision.calibrate import Calibrator
 from vision.profile import builtin_profile
 from vision.read import Reader
+from vision.reading import classify
 from vision.render_mat import render_mat
 from vision.sharpness import blur_mm
 from vision.synth import Camera, Conditions, lay_table, motion_blur, photograph, random_deal
@@ -77,9 +79,6 @@ def test_a_read_says_how_soft_its_frame_was() -> None:
 def test_the_trust_weighs_each_frame_as_soft_as_it_measured(monkeypatch) -> None:
     # A gap between the nearest card and the runner-up says more in a soft frame
     # (``vision.reading.trust``): each read is trusted with its own frame's softness.
-    from vision.band_model import BandModel
-    from vision.reading import classify
-
     rng = np.random.default_rng(5)
     table = lay_table(random_deal(rng, 0.3), "classic", rng)
     profile = builtin_profile("classic")
