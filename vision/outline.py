@@ -39,8 +39,6 @@ SEARCHES: Final = 3  # times looked for further out while a side moved by half a
 OUTSIDE_PX: Final = 3  # px inside the outline located that count as at it
 NOISE_TIMES: Final = 4.0  # times a side's median line: weaker is the table's grain
 TRACK_PX: Final = 2  # how far each profile's step may lie from the side's line
-NEAR_REACHES: Final = (4.0, 2.0)  # px (at FIND_PX) each side of a located outline is refined in
-WIDE_REACHES: Final = (10.0, 4.0, 2.0)  # and where that finds no card, further off
 
 
 def _cyclic(quad: np.ndarray) -> np.ndarray:
@@ -88,15 +86,6 @@ def _support(img: FloatImage, q: np.ndarray, contrast: float = 30.0) -> float:
     shares = [float((_side_contrast(img, q[k], q[(k + 1) % 4], 1.5) > contrast).mean())
               for k in range(4)]
     return float(np.mean(shares)) if min(shares) >= 0.5 else 0.0
-
-
-def _settled(img: FloatImage, small: Image, q: np.ndarray,
-             reaches: tuple[float, ...]) -> tuple[np.ndarray, float]:
-    """``q`` with each side moved onto the sharpest edge within each of ``reaches`` in
-    turn, and how much of it is a sharp edge (``_support``)."""
-    for reach in reaches:
-        q, _shift = _refine(small, q, reach)
-    return q, _support(img, q)
 
 
 def _grow(img: FloatImage, small: Image, q: np.ndarray, aspect: float) -> np.ndarray | None:
@@ -239,14 +228,9 @@ def _locate(small: Image, aspect: float, name: str) -> np.ndarray:
             seen.append(q)
             # Each side moved onto the sharpest edge near it first: an outline
             # taken round a shadow, or a few pixels off, is judged where it belongs.
-            found, s = _settled(img, small, q, NEAR_REACHES)
-            if s < 0.75:
-                # Its sides further off (a pattern's print joined to the card's
-                # region bends the outline): looked for wider.
-                wide, s_wide = _settled(img, small, q, WIDE_REACHES)
-                if s_wide > s:
-                    found, s = wide, s_wide
-            q = found
+            for reach in (4.0, 2.0):
+                q, _shift = _refine(small, q, reach)
+            s = _support(img, q)
             if upright and _card_shaped(q, aspect):
                 best.append((s, cv2.contourArea(q), q))
                 g = q
