@@ -39,8 +39,6 @@ SEARCHES: Final = 3  # times looked for further out while a side moved by half a
 OUTSIDE_PX: Final = 3  # px inside the outline located that count as at it
 NOISE_TIMES: Final = 4.0  # times a side's median line: weaker is the table's grain
 TRACK_PX: Final = 2  # how far each profile's step may lie from the side's line
-NEAR_REACHES: Final = (4.0, 2.0)  # px (at FIND_PX) a located outline's sides are refined in
-WIDE_REACHES: Final = (10.0, 4.0, 2.0)  # and where no outline is a card's, further off
 
 
 def _cyclic(quad: np.ndarray) -> np.ndarray:
@@ -191,32 +189,6 @@ def unlike_border(small: Image) -> Image:
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
 
 
-def _judge(img: FloatImage, small: Image, q: np.ndarray, aspect: float, upright: bool,
-           reaches: tuple[float, ...], best: list[tuple[float, float, np.ndarray]]) -> float:
-    """A located card-shaped outline ``q``, its sides moved onto the sharpest edge
-    within each of ``reaches`` in turn (an outline taken round a shadow, or a few
-    pixels off, is judged where it belongs): added to ``best`` (support, area,
-    corners) if ``upright``, with any outline just outside it (a frame printed
-    inside the card found first); else its area if it is a clear card lying
-    sideways (0 if not)."""
-    for reach in reaches:
-        q, _shift = _refine(small, q, reach)
-    s = _support(img, q)
-    if upright and _card_shaped(q, aspect):
-        best.append((s, cv2.contourArea(q), q))
-        g = q
-        for _frame in range(2):  # a card may print two frames
-            grown = _grow(img, small, g, aspect) if s >= 0.75 else None
-            if grown is None:
-                break
-            # Fainter will do: a straight edge just outside a card-shaped one.
-            g, s = grown, _support(img, grown, 15.0)
-            best.append((s, cv2.contourArea(g), g))
-    elif not upright and s >= 0.75:
-        return float(cv2.contourArea(q))
-    return 0.0
-
-
 def _locate(small: Image, aspect: float, name: str) -> np.ndarray:
     """The card's corners (clockwise from top-left) in a small image, or a
     ProfileError that says what to change."""
@@ -224,7 +196,6 @@ def _locate(small: Image, aspect: float, name: str) -> np.ndarray:
     img = cv2.GaussianBlur(small, (0, 0), 1.0).astype(np.float32)
     best: list[tuple[float, float, np.ndarray]] = []
     seen: list[np.ndarray] = []
-    located: list[np.ndarray] = []  # upright card-shaped outlines, before refining
     cut: dict[tuple[str, ...], float] = {}
     sideways = 0.0
     for contour in _regions(small):
@@ -255,16 +226,23 @@ def _locate(small: Image, aspect: float, name: str) -> np.ndarray:
             if any(np.abs(q - o).max() < 2 for o in seen):
                 continue
             seen.append(q)
-            sideways = max(sideways, _judge(img, small, q, aspect, upright, NEAR_REACHES, best))
-            if upright:
-                located.append(q)
-    if not any(b[0] >= 0.75 for b in best):
-        # No outline's sides lie on edges near it: where a busy cloth's print
-        # touches the card, the region found bends round it. Its sides are looked
-        # for further off, only then (a wider look may take a larger outline
-        # than the card's where a near one was right).
-        for q in located:
-            sideways = max(sideways, _judge(img, small, q, aspect, True, WIDE_REACHES, best))
+            # Each side moved onto the sharpest edge near it first: an outline
+            # taken round a shadow, or a few pixels off, is judged where it belongs.
+            for reach in (4.0, 2.0):
+                q, _shift = _refine(small, q, reach)
+            s = _support(img, q)
+            if upright and _card_shaped(q, aspect):
+                best.append((s, cv2.contourArea(q), q))
+                g = q
+                for _frame in range(2):  # a card may print two frames
+                    grown = _grow(img, small, g, aspect) if s >= 0.75 else None
+                    if grown is None:
+                        break
+                    # Fainter will do: a straight edge just outside a card-shaped one.
+                    g, s = grown, _support(img, grown, 15.0)
+                    best.append((s, cv2.contourArea(g), g))
+            elif not upright and s >= 0.75:
+                sideways = max(sideways, cv2.contourArea(q))
     good = [b for b in best if b[0] >= 0.75]
     if good and max(b[1] for b in good) > sideways:
         # The card's outline, not a frame printed inside it: the largest that fits.

@@ -62,38 +62,6 @@ def test_a_card_located_by_a_frame_well_inside_it_is_outlined_at_its_edge(monkey
     assert np.mean(np.array(errors()) > 1.0) >= 0.5
 
 
-def _cut_errors(index: int, tables: tuple[str, ...], token: str, n: int,
-                seed: int) -> list[float | None]:
-    """How far (mm) the outline found lies from the card's corners at worst, in ``n``
-    photos of one card of tune design ``index`` (``None``: the photo was refused)."""
-    art = design("tune", index)
-    w, h = art.card_mm
-    rng = np.random.default_rng(seed)
-    out: list[float | None] = []
-    for k in range(n):
-        photo, truth = photo_pixels(art.render(parse_token(token), 8.0), rng,
-                                    tables[k % len(tables)], (1600, 1200))
-        try:
-            found, _ = find_outline(photo, w, h, token)
-        except ProfileError:
-            out.append(None)
-            continue
-        px_mm = float(np.linalg.norm(truth[3] - truth[0])) / h
-        out.append(float(np.linalg.norm(found - truth, axis=1).max()) / px_mm)
-    return out
-
-
-def test_a_dark_card_on_a_busy_floral_cloth_is_taken(monkeypatch):
-    # tune-04: a dark face whose outline, where the cloth's flowers touch its edge,
-    # bends round them; its sides are then looked for further off, not refused.
-    import vision.outline as outline
-
-    ours = _cut_errors(4, ("florals",), "R10", 8, 4)
-    assert None not in ours and max(e for e in ours if e is not None) < 0.5, ours
-    monkeypatch.setattr(outline, "WIDE_REACHES", outline.NEAR_REACHES)
-    assert _cut_errors(4, ("florals",), "R10", 8, 4).count(None) >= 2
-
-
 def test_the_card_is_told_apart_from_the_colours_of_the_table_around_it():
     # A light card on wood: the parts of the photo whose colours the border never
     # shows are the card's, and the table's grain is not among them.
