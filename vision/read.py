@@ -430,18 +430,16 @@ class Reader:
         """The card each ask's band shows (``None``: a line in the art, not a card) in a
         frame ``soft`` mm soft (``vision.sharpness``; ``None``: not known)."""
         m, h = round(REFINE_MM * TPL_PX), self.templates.th
-        bands = self._bands(asks, m2f, light, soft)
+        bands = self._bands(asks, m2f, light)
         # The tilt from each card's own top edge (and the lines parallel to it).
         cols = self.top_edges.strip_cols()
         edges = self.top_edges.find(np.stack([
             self.placer.warp_band(b.to_frame, b.u0, b.v0, 0.0, frame, m + h // 2, cols)
             for b in bands]))
-        return self._read_many(bands, edges, frame)
+        return self._read_many(bands, edges, frame, soft)
 
-    def _bands(self, asks: list[Ask], m2f: FloatImage, light: Light,
-               soft: float | None = None) -> list[Band]:
-        """The asks in frame terms: each band's corner, its matrix, height and light, in
-        a frame ``soft`` mm soft."""
+    def _bands(self, asks: list[Ask], m2f: FloatImage, light: Light) -> list[Band]:
+        """The asks in frame terms: each band's corner, its matrix, height and light."""
         if not asks:
             return []
         p = self.profile
@@ -453,20 +451,20 @@ class Reader:
                                                            for a in asks}.values()}
         glare = self.light.mat_glare(light, [a.zone for a in asks], mids)
         return [Band(a, u0, v0, to_frame[a.zone.name], self.templates.visible_px(a.visible),
-                     g, s, soft)
+                     g, s)
                 for a, (u0, v0), g, s in zip(asks, corners, inverse, glare, strict=True)]
 
     def _read_many(self, bands: list[Band], edges: list[Edge],
-                   frame: Image) -> list[CardRead | None]:
+                   frame: Image, soft: float | None = None) -> list[CardRead | None]:
         """Place and read each band whose top edge's tilt, strongest lines and
-        runner-up tilt are ``edges``.
+        runner-up tilt are ``edges``, in a frame ``soft`` mm soft.
 
         ``None`` for an edge that was not certainly a card's and whose band looks
         like no index (a line in the art).
         """
         placer = self.placer
         placed = placer.place_many(bands, [(e[0], e[1]) for e in edges], frame)
-        reads = self._cards(bands, placed)
+        reads = self._cards(bands, placed, soft)
         # A card named from an index found beyond the warped band (the stack's centre
         # was misjudged: a neighbour's edge passed for its side) was read partly from
         # padding, and so was a band read unknown there that some token ranks as an
@@ -484,7 +482,7 @@ class Reader:
         fits = [(i, b, pl) for i, b, pl in zip(off, moved, again, strict=True)
                 if float(pl.corr.max()) > float(placed[i].corr.max())]
         for (i, b, pl), rd in zip(fits, self._cards([b for _, b, _ in fits],
-                                                    [pl for _, _, pl in fits]), strict=True):
+                                                    [pl for _, _, pl in fits], soft), strict=True):
             bands[i], placed[i], reads[i] = b, pl, rd
         # A doubtful read: a printed line of the mat or a covering card's edge may have
         # passed for this card's edge. The runner-up tilt is tried; the tilt at which
@@ -501,20 +499,21 @@ class Reader:
         better = [(i, pl) for i, pl in zip(doubt, tilted, strict=True)
                   if float(pl.corr.max()) > float(placed[i].corr.max())]
         for (i, _), rd in zip(better, self._cards([bands[i] for i, _ in better],
-                                                  [pl for _, pl in better]), strict=True):
+                                                  [pl for _, pl in better], soft), strict=True):
             reads[i] = rd
         return reads
 
-    def _cards(self, bands: list[Band], placed: list[Placed]) -> list[CardRead | None]:
-        """The card each placed band shows, or ``None`` for an edge that was not
-        certainly a card's and whose band looks like no index."""
+    def _cards(self, bands: list[Band], placed: list[Placed],
+               soft: float | None = None) -> list[CardRead | None]:
+        """The card each placed band shows (its frame ``soft`` mm soft), or ``None`` for
+        an edge that was not certainly a card's and whose band looks like no index."""
         p = self.profile
         keep = [i for i, (b, pl) in enumerate(zip(bands, placed, strict=True))
                 if b.ask.certain or float(pl.corr.max()) >= INDEX_LIKE]
         named, judged = self.classifier.judge_many(
             [placed[i] for i in keep], [bands[i].hv for i in keep],
             [bands[i].gain * 255.0 for i in keep], [bands[i].glare for i in keep],
-            [bands[i].ask.zone.kind for i in keep], [bands[i].soft_mm for i in keep])
+            [bands[i].ask.zone.kind for i in keep], soft)
         out: list[CardRead | None] = [None] * len(bands)
         for i, (token, conf, score, cands), jd in zip(keep, named, judged, strict=True):
             band, pl = bands[i], placed[i]

@@ -110,20 +110,20 @@ class Classifier:
     def decide_many(self, placed: list[Placed], hvs: list[int],
                     veils: list[FloatImage | None], glares: list[float] | None = None,
                     kinds: Sequence[ZoneKind] | None = None,
-                    softs: Sequence[float | None] | None = None) -> list[Named]:
+                    soft_mm: float | None = None) -> list[Named]:
         """Name each placed band (visible ``hvs`` high), or ``unknown``; bands of one
         visible height are judged together. ``veils``: one over the light's gain
         over each band, to take glare off its colours (``None``: leave them);
         ``glares``: the glare the mat around each band shows, the least taken off;
         ``kinds``: the kind of zone each band lies in, whose cards alone it may be
-        (a Mud is not taken for Darius in an environment slot); ``softs``: how soft
-        each band's frame is (``vision.sharpness``; ``None``: not known)."""
-        return self.judge_many(placed, hvs, veils, glares, kinds, softs)[0]
+        (a Mud is not taken for Darius in an environment slot); ``soft_mm``: how soft
+        the bands' frame is (``vision.sharpness``; ``None``: not known)."""
+        return self.judge_many(placed, hvs, veils, glares, kinds, soft_mm)[0]
 
     def judge_many(self, placed: list[Placed], hvs: list[int],
                    veils: list[FloatImage | None], glares: list[float] | None = None,
                    kinds: Sequence[ZoneKind] | None = None,
-                   softs: Sequence[float | None] | None = None,
+                   soft_mm: float | None = None,
                    ) -> tuple[list[Named], list[Judged | None]]:
         """``decide_many``, with what the model weighed for each band (``None``: no
         model), to judge it again among fewer cards (``without``)."""
@@ -152,9 +152,8 @@ class Classifier:
             [self.holding(k) for k in kinds], bool).reshape(len(kinds), len(self.tokens))
         judged: list[Judged | None] = [None] * len(placed)
         if self.model is not None:
-            soft = (np.full(len(placed), np.nan) if softs is None
-                    else np.array([np.nan if s is None else s for s in softs], float))
-            out, judged = self._learnt(placed, hvs, out, colours, allowed, soft)
+            out, judged = self._learnt(placed, hvs, out, colours, allowed,
+                                       np.nan if soft_mm is None else soft_mm)
         if allowed is None:
             return out, judged
         # A card the zone may not hold is asked about, whatever named it.
@@ -165,12 +164,12 @@ class Classifier:
 
     def _learnt(self, placed: list[Placed], hvs: list[int], decided: list[Named],
                 colours: list[FloatImage], allowed: NDArray[np.bool_] | None,
-                soft: FloatImage) -> tuple[list[Named], list[Judged | None]]:
+                soft: float) -> tuple[list[Named], list[Judged | None]]:
         """The deck's own model names each placed band (``vision.band_model``); the
         templates' ranking stays as the candidates (whether a band looks like an
         index at all). ``colours``: per band, each token's colour distance from it;
-        ``allowed``: per band, the tokens its zone may hold; ``soft``: per band, how soft
-        its frame is (NaN: not known)."""
+        ``allowed``: per band, the tokens its zone may hold; ``soft``: how soft their
+        frame is (NaN: not known)."""
         assert self.model is not None
         s = SEARCH_PX
         rows, w = self.templates.th + 2 * s, self.templates.tw + 2 * s
@@ -196,12 +195,12 @@ class Classifier:
             zone = None if allowed is None else allowed[idx]
             named = self._trusted(h, [placed[i] for i in idx], [hvs[i] for i in idx],
                                   [decided[i] for i in idx], [colours[i] for i in idx],
-                                  d2, zone, soft[idx])
+                                  d2, zone, np.full(len(idx), soft))
             for k, i in enumerate(idx):
                 out[i] = named[k]
                 judged[i] = Judged(placed[i], hvs[i], decided[i], colours[i],
                                    None if zone is None else zone[k], h, d2[k], named[k],
-                                   float(soft[i]))
+                                   soft)
         return out, judged
 
     def _trusted(self, h: float, placed: list[Placed], hvs: list[int], told: list[Named],

@@ -44,7 +44,6 @@ class Band:
     hv: int
     gain: FloatImage
     glare: float = 0.0  # the glare the mat around it shows (``MatLight.mat_glare``)
-    soft_mm: float | None = None  # how soft its frame is (``vision.sharpness``)
 
 
 class Placed(NamedTuple):
