@@ -78,9 +78,18 @@ def blur_mm(frame: Image, calib: Calibration, layout: MatLayout | None = None,
         return None
     spread = spread_mm(_profiles(frame, calib.mat_to_frame, layout or standard_mat(),
                                  calib.seen))
-    per_marker = []
-    for sides in spread:
-        told = np.isfinite(sides).sum(axis=1) > len(ALONG) // 2  # sides most points tell
-        if told.any():
-            per_marker.append(float(np.nanmedian(sides[told], axis=1).max()))
-    return float(np.median(per_marker)) if per_marker else None
+    told = np.isfinite(spread).sum(axis=-1) > len(ALONG) // 2  # sides most points tell
+    sides = np.where(told, _finite_median(spread), -np.inf).max(axis=-1)
+    per_marker = sides[np.isfinite(sides)]
+    return float(np.median(per_marker)) if per_marker.size else None
+
+
+def _finite_median(a: FloatImage) -> FloatImage:
+    """The median of each last-axis row's finite values (NaN where none), all rows
+    in one sort: ``np.nanmedian`` row by row costs more than the frame's profiles."""
+    n = np.isfinite(a).sum(axis=-1)
+    s = np.sort(a, axis=-1)  # NaN sorts last
+    lo = np.take_along_axis(s, np.maximum((n - 1) // 2, 0)[..., None], axis=-1)[..., 0]
+    hi = np.take_along_axis(s, np.maximum(n // 2, 0)[..., None], axis=-1)[..., 0]
+    out: FloatImage = np.where(n > 0, (lo + hi) / 2, np.nan).astype(np.float32)
+    return out
