@@ -290,8 +290,10 @@ def _edge_track(grad: FloatImage) -> FloatImage | None:
     # further in may step far more than the card's edge.
     ref = strength[max(0, width // 2 - OUTSIDE_PX):].max()
     # The table's grain makes lines too, weaker than the card's edge: a side's
-    # median line is what a grain makes.
-    floor = min(max(EDGE_SHARE * ref, NOISE_TIMES * float(np.median(strength))),
+    # median line beyond the outline located is what a grain makes (a hatched
+    # border inside the card would raise it above a plain table's edge).
+    grain = float(np.median(strength[width // 2:]))
+    floor = min(max(EDGE_SHARE * ref, NOISE_TIMES * grain),
                 float(strength.max()))
     peaks = [o for o in range(width)
              if strength[o] >= floor
