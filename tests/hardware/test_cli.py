@@ -33,8 +33,13 @@ def test_walk_on_mock_pins(capsys: pytest.CaptureFixture[str]) -> None:
 def test_walk_on_the_firmware(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     sim = FirmwareOnPty(tmp_path)
     sim.start()
+    # The unix port on a loaded test machine may take longer than a Pico's 1 s to
+    # answer; the walk, not the board's speed (`bench lights`), is what is tested.
+    config = tmp_path / "companion.toml"
+    config.write_text("[lights]\nreply_timeout_s = 10.0\n")
     try:
-        assert main(["lights", "test", "--port", str(sim.link), "--step", "0"]) == 0
+        assert main(["lights", "test", "--port", str(sim.link), "--step", "0",
+                     "--config", str(config)]) == 0
     finally:
         sim.stop()
     out = capsys.readouterr().out
