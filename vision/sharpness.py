@@ -80,7 +80,7 @@ def blur_mm(frame: Image, calib: Calibration, layout: MatLayout | None = None,
                                  calib.seen))
     told = np.isfinite(spread).sum(axis=-1) > len(ALONG) // 2  # sides most points tell
     sides = np.where(told, _finite_median(spread), -np.inf).max(axis=-1)
-    per_marker = sides[np.isfinite(sides)]
+    per_marker = sides[np.isfinite(sides)].astype(np.float64)
     return float(np.median(per_marker)) if per_marker.size else None
 
 
