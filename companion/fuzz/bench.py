@@ -15,10 +15,12 @@ was not clean, to look at or add to the corpus in tests/fuzz/corpus/.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
 import select
+import signal
 import subprocess
 import sys
 import tempfile
@@ -47,8 +49,11 @@ class Worker:
         """What case number ``case`` (or the case kept in file ``case``) did."""
         if self.proc is None:
             with open(self.stderr, "wb") as err:
+                # A group of its own: stopping it stops what it started too (the
+                # serial-host surface runs the firmware beside it).
                 self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
-                                             stdout=subprocess.PIPE, stderr=err)
+                                             stdout=subprocess.PIPE, stderr=err,
+                                             start_new_session=True)
             self.first = True
         assert self.proc.stdin is not None and self.proc.stdout is not None
         request = f"@{case}" if isinstance(case, Path) else str(case)
@@ -71,7 +76,8 @@ class Worker:
 
     def stop(self) -> None:
         if self.proc is not None:
-            self.proc.kill()
+            with contextlib.suppress(ProcessLookupError):  # the group is gone already
+                os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.communicate()
             self.proc = None
 

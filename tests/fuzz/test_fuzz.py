@@ -88,6 +88,28 @@ def test_the_running_parts_go_on(name: str) -> None:
     assert figures["clean"] == 150, say[:3]
 
 
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"  # a zombie has stopped; only its parent's wait is missing
+
+
+def test_a_stopped_worker_leaves_no_firmware_running() -> None:
+    # The serial-host worker runs the firmware under the unix port beside it.
+    worker = Worker(SURFACES["serial-host"], 0, None)
+    try:
+        worker.ask(_corpus("serial-host")[0][1], 10.0)
+        assert worker.proc is not None
+        pid = worker.proc.pid
+        started = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        assert started  # the firmware
+    finally:
+        worker.stop()
+    assert not [p for p in started if _running(int(p))]
+
+
 def test_the_serial_host_corpus() -> None:
     worker = Worker(SURFACES["serial-host"], 0, None)
     try:
