@@ -11,6 +11,7 @@ millimetres: the scale at which the index is drawn.
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Final
 
 import cv2
@@ -79,17 +80,11 @@ def blur_mm(frame: Image, calib: Calibration, layout: MatLayout | None = None,
     spread = spread_mm(_profiles(frame, calib.mat_to_frame, layout or standard_mat(),
                                  calib.seen))
     told = np.isfinite(spread).sum(axis=-1) > len(ALONG) // 2  # sides most points tell
-    sides = np.where(told, _finite_median(spread), -np.inf).max(axis=-1)
+    # One call for every side (per marker it cost more than the profiles); a side
+    # no point tells is NaN, and not told anyway.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        medians = np.nanmedian(spread, axis=-1)
+    sides = np.where(told, medians, -np.inf).max(axis=-1)
     per_marker = sides[np.isfinite(sides)].astype(np.float64)
     return float(np.median(per_marker)) if per_marker.size else None
-
-
-def _finite_median(a: FloatImage) -> FloatImage:
-    """The median of each last-axis row's finite values (NaN where none), all rows
-    in one sort: ``np.nanmedian`` row by row costs more than the frame's profiles."""
-    n = np.isfinite(a).sum(axis=-1)
-    s = np.sort(a, axis=-1)  # NaN sorts last
-    lo = np.take_along_axis(s, np.maximum((n - 1) // 2, 0)[..., None], axis=-1)[..., 0]
-    hi = np.take_along_axis(s, np.maximum(n // 2, 0)[..., None], axis=-1)[..., 0]
-    out: FloatImage = np.where(n > 0, (lo + hi) / 2, np.nan).astype(np.float32)
-    return out

@@ -14,6 +14,21 @@ from vision.profile import ProfileError
 DESIGNS = (0, 3, 5, 4)
 
 
+def _corner_errors(art, tokens, table: str, seed: int) -> list[float]:
+    """Per token, the farthest of the outline's corners from the card's (mm), in
+    phone photos of it on ``table``."""
+    w, h = art.card_mm
+    rng = np.random.default_rng(seed)
+    out = []
+    for token in tokens:
+        photo, truth = photo_pixels(art.render(parse_token(token), 8.0), rng, table,
+                                    (1600, 1200))
+        found, _ = find_outline(photo, w, h, token)
+        px_mm = float(np.linalg.norm(truth[3] - truth[0])) / h
+        out.append(float(np.linalg.norm(found - truth, axis=1).max()) / px_mm)
+    return out
+
+
 def test_the_corners_lie_on_the_cards_edge():
     rng = np.random.default_rng(40)
     errors, refused = [], 0
@@ -42,19 +57,9 @@ def test_a_card_located_by_a_frame_well_inside_it_is_outlined_at_its_edge(monkey
     # card's edge, is what the photo's outline first finds on a floral cloth.
     import vision.outline as outline
 
-    art = design("tune", 0)
-    w, h = art.card_mm
-
     def errors() -> list[float]:
-        rng = np.random.default_rng(7)
-        out = []
-        for token in ("O5", "B3", "R10", "Y1", "P6", "G7"):
-            photo, truth = photo_pixels(art.render(parse_token(token), 8.0), rng, "florals",
-                                        (1600, 1200))
-            found, _ = find_outline(photo, w, h, token)
-            px_mm = float(np.linalg.norm(truth[3] - truth[0])) / h
-            out.append(float(np.linalg.norm(found - truth, axis=1).max()) / px_mm)
-        return out
+        return _corner_errors(design("tune", 0), ("O5", "B3", "R10", "Y1", "P6", "G7"),
+                              "florals", 7)
 
     ours = errors()
     # On the card's edge, not the frame 3 mm in: within 0.3 mm, but for R10,
@@ -68,16 +73,8 @@ def test_a_card_with_a_wide_hatched_border_is_outlined_at_its_edge():
     # tune-11: a border hatched some 3.5 mm wide inside a thin edge, on a plain
     # cloth. The hatching steps more than the card's edge does; the cloth beyond
     # steps far less, and only it tells what the table's grain is.
-    art = design("tune", 11)
-    w, h = art.card_mm
-    rng = np.random.default_rng(11)
-    errors = []
-    for token in ("R1", "P10", "G7", "O4", "B9", "Y2"):
-        photo, truth = photo_pixels(art.render(parse_token(token), 8.0), rng, "cloth",
-                                    (1600, 1200))
-        found, _ = find_outline(photo, w, h, token)
-        px_mm = float(np.linalg.norm(truth[3] - truth[0])) / h
-        errors.append(float(np.linalg.norm(found - truth, axis=1).max()) / px_mm)
+    errors = _corner_errors(design("tune", 11), ("R1", "P10", "G7", "O4", "B9", "Y2"),
+                            "cloth", 11)
     assert max(errors) < 0.5, errors
 
 
