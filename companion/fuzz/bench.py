@@ -41,8 +41,13 @@ class Worker:
         self.argv = [sys.executable, "-m", "companion.fuzz.worker", surface.name, str(seed)]
         self.argv += [str(save)] if save is not None else []
         self.proc: subprocess.Popen[bytes] | None = None
+        # Whatever the worker and what it starts write lands in one folder (their
+        # TMPDIR), removed with the worker (``close``).
+        self.folder = tempfile.TemporaryDirectory(prefix="fuzz-worker-",
+                                                  ignore_cleanup_errors=True)
+        self.env = {**os.environ, "TMPDIR": self.folder.name}
         # A file, not a pipe: libjpeg's warnings alone would fill one and stall the worker.
-        self.stderr = Path(tempfile.mkdtemp(prefix="fuzz-worker-")) / "stderr.txt"
+        self.stderr = Path(self.folder.name) / "stderr.txt"
         self.first = True  # the first case also pays for the worker's start and seeds
 
     def ask(self, case: int | Path, timeout: float) -> dict[str, str]:
@@ -53,7 +58,7 @@ class Worker:
                 # serial-host surface runs the firmware beside it).
                 self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
                                              stdout=subprocess.PIPE, stderr=err,
-                                             start_new_session=True)
+                                             env=self.env, start_new_session=True)
             self.first = True
         assert self.proc.stdin is not None and self.proc.stdout is not None
         request = f"@{case}" if isinstance(case, Path) else str(case)
@@ -81,13 +86,19 @@ class Worker:
             self.proc.communicate()
             self.proc = None
 
+    def close(self) -> None:
+        """Stopped for good, its folder removed."""
+        self.stop()
+        self.folder.cleanup()
+
 
 def _firmware_cases(surface: Surface, cases: int, seed: int, timeout: float,
                     say: list[str]) -> Counter[str]:
     from companion.fuzz.worker import make_case
 
     counts: Counter[str] = Counter()
-    folder = Path(tempfile.mkdtemp(prefix="fuzz-firmware-"))
+    scratch = tempfile.TemporaryDirectory(prefix="fuzz-firmware-")
+    folder = Path(scratch.name)
     seeds = surface.seeds(folder)
     session = FirmwareSession(folder)
     try:
@@ -104,6 +115,7 @@ def _firmware_cases(surface: Surface, cases: int, seed: int, timeout: float,
                 session = FirmwareSession(folder)
     finally:
         session.close()
+        scratch.cleanup()
     return counts
 
 
@@ -123,7 +135,7 @@ def run_surface(surface: Surface, cases: int, seed: int, timeout: float,
                     say.append(f"{surface.name} case {index}: {answer['result']}: "
                                f"{answer.get('detail', '')}")
         finally:
-            worker.stop()
+            worker.close()
     return {"surface": surface.name, "cases": cases, "clean": counts["clean"],
             "tracebacks": counts["traceback"], "hangs": counts["hang"],
             "unclear": counts["unclear"], "seconds": round(time.monotonic() - started, 1)}

@@ -12,9 +12,11 @@ person types. Unlike a file, each reaches something running, which must go on.
 
 from __future__ import annotations
 
+import atexit
 import os
 import random
 import select
+import shutil
 import subprocess
 import tempfile
 import threading
@@ -183,6 +185,7 @@ def _game_in_progress() -> Any:
     for step in script.steps[:20]:
         tracker.apply(TrackedEvent(step.player, step.action))
     folder = Path(tempfile.mkdtemp(prefix="fuzz-command-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)  # the game's journal
     return Companion(tracker, Journal.create(folder, {"first": script.first.value}),
                      NoLights(LightsConfig(board="none")), NoView())
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -106,8 +107,18 @@ def test_a_stopped_worker_leaves_no_firmware_running() -> None:
         started = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
         assert started  # the firmware
     finally:
-        worker.stop()
+        worker.close()
     assert not [p for p in started if _running(int(p))]
+
+
+@pytest.mark.parametrize("name", ["serial-host", "serial-firmware", "command"])
+def test_a_fuzz_run_leaves_no_folders_behind(name: str, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # Workers, the firmware beside them and the games they play all write files.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    say: list[str] = []
+    assert run_surface(SURFACES[name], 3, 17, 10.0, None, say)["clean"] == 3, say
+    assert not list(tmp_path.iterdir())
 
 
 def test_the_serial_host_corpus() -> None:
@@ -117,7 +128,7 @@ def test_the_serial_host_corpus() -> None:
             answer = worker.ask(path, 10.0)
             assert answer["result"] == "clean", (path.name, answer.get("detail"))
     finally:
-        worker.stop()
+        worker.close()
 
 
 def test_images_never_escape() -> None:
