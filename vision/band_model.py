@@ -34,8 +34,9 @@ from vision.types import GREY_BGR, FloatImage, Image
 HEIGHTS_MM: Final = (8.0, 10.0, 12.0, 14.0, 16.0)  # visible heights a model is made for
 SAMPLES: Final = 40  # drawn per card and height
 SHIFT_MM: Final = (0.5, 0.5)  # how far off its place (across, down) a band is drawn
-SEARCH_PX: Final = 2  # read at every shift this far (TPL_PX px) each way: a linear
-# model does not forgive being off by a millimetre, so it looks where it fits best
+SEARCH_PX: Final = 1  # read at every shift this far (TPL_PX px) each way: a linear
+# model does not forgive a band off its place, so it looks where it fits best; half a
+# millimetre each way, as far as training draws a band off (two each way read no better)
 FEATURE_PX: Final = 1.0  # px/mm of the grey features
 WINDOW_MM: Final = 10.0  # the telling window, seen at TPL_PX: where a suit's cards differ
 # (their index), as fine as the band is cut: at 1 px/mm a 4 mm numeral is four pixels
