@@ -39,6 +39,7 @@ SEARCHES: Final = 3  # times looked for further out while a side moved by half a
 OUTSIDE_PX: Final = 3  # px inside the outline located that count as at it
 NOISE_TIMES: Final = 4.0  # times a side's median line: weaker is the table's grain
 TRACK_PX: Final = 2  # how far each profile's step may lie from the side's line
+DIM: Final = 60  # a photo whose lightest tenth is greyer than this (of 255) is too dark
 
 
 def _cyclic(quad: np.ndarray) -> np.ndarray:
@@ -258,6 +259,12 @@ def _locate(small: Image, aspect: float, name: str) -> np.ndarray:
             "phone so that the whole card is in view",
             "{name}: the card's {edges} edges are outside the photo: step back or move the "
             "phone so that the whole card is in view", len(edges)).format(name=name, edges=which))
+    # A dark card on a dark cloth in a dim room shows its edge by a few levels only.
+    level = round(float(np.percentile(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), 90)))
+    if level < DIM:
+        raise ProfileError(_("{name}: no card found in a photo this dark (its lightest "
+                             "parts {level} of 255): light the card better, or lay it on a "
+                             "surface lighter than its edge").format(name=name, level=level))
     raise ProfileError(_("{name}: no card found (no card-shaped outline: lay the card flat, "
                          "the whole card in view, on a surface unlike the card's edge)").format(
                              name=name))

@@ -9,7 +9,9 @@ import pytest
 from companion.rules.cards import parse_token
 from vision.cli import main
 from vision.deck_art import render_card
+from vision.designs import design
 from vision.enroll import balance_deck, distinctness, find_card, load_image
+from vision.outline import find_outline
 from vision.photos import _STORE, encode_jpeg, phone_photo, photo_pixels
 from vision.profile import BAND_MM, ProfileError, builtin_profile, colour_signature, upright_band
 
@@ -112,8 +114,19 @@ def test_a_sideways_card_and_an_empty_table_are_refused_with_what_to_do():
         find_card(sideways, name="B3.jpg")
     empty = photo_pixels(np.zeros((2, 2, 3), np.uint8), rng, "wood", (1200, 900),
                          np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32))[0]
-    with pytest.raises(ProfileError, match="no card found"):
+    with pytest.raises(ProfileError, match=r"no card found \(no card-shaped outline"):
         find_card(empty, name="table.jpg")
+
+
+def test_a_card_lost_in_a_dark_photo_is_refused_asking_for_light():
+    # tune-04's dark face on a black cloth in a dim room: its edge steps by a few
+    # levels only. The player is told the photo is too dark, not that no card is there.
+    art = design("tune", 4)
+    photo, _ = photo_pixels(art.render(parse_token("R1"), 8.0), np.random.default_rng(44),
+                            "black", (2016, 1512))
+    with pytest.raises(ProfileError, match=r"R1.jpg: .*this dark \(its lightest parts "
+                                           r"\d+ of 255\): light the card better"):
+        find_outline(photo, *art.card_mm, "R1.jpg")
 
 
 def test_distinctness_names_each_cards_nearest_and_the_cli_prints_the_hardest(tmp_path, capsys):
