@@ -39,7 +39,7 @@ SEARCHES: Final = 3  # times looked for further out while a side moved by half a
 OUTSIDE_PX: Final = 3  # px inside the outline located that count as at it
 NOISE_TIMES: Final = 4.0  # times a side's median line: weaker is the table's grain
 TRACK_PX: Final = 2  # how far each profile's step may lie from the side's line
-DIM: Final = 60  # a photo whose lightest tenth is greyer than this (of 255) is too dark
+DIM: Final = 60  # a photo whose lightest tenth is darker than this (of 255) is too dark
 
 
 def _cyclic(quad: np.ndarray) -> np.ndarray:

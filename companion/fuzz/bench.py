@@ -97,25 +97,24 @@ def _firmware_cases(surface: Surface, cases: int, seed: int, timeout: float,
     from companion.fuzz.worker import make_case
 
     counts: Counter[str] = Counter()
-    scratch = tempfile.TemporaryDirectory(prefix="fuzz-firmware-")
-    folder = Path(scratch.name)
-    seeds = surface.seeds(folder)
-    session = FirmwareSession(folder)
-    try:
-        for index in range(cases):
-            data = make_case(surface, seeds, seed, index)
-            result = session.feed(data, timeout)
-            if result == "crash" and b"SAFE" in data.upper():
-                result = "clean"  # SAFE ends the firmware on purpose (to the REPL)
-            counts["traceback" if result == "crash" else result] += 1
-            if result != "clean":
-                say.append(f"{surface.name} case {index} {data[:80]!r}: {result}: "
-                           f"{session.stderr()[-300:]}")
-                session.close()
-                session = FirmwareSession(folder)
-    finally:
-        session.close()
-        scratch.cleanup()
+    with tempfile.TemporaryDirectory(prefix="fuzz-firmware-") as scratch:
+        folder = Path(scratch)
+        seeds = surface.seeds(folder)
+        session = FirmwareSession(folder)
+        try:
+            for index in range(cases):
+                data = make_case(surface, seeds, seed, index)
+                result = session.feed(data, timeout)
+                if result == "crash" and b"SAFE" in data.upper():
+                    result = "clean"  # SAFE ends the firmware on purpose (to the REPL)
+                counts["traceback" if result == "crash" else result] += 1
+                if result != "clean":
+                    say.append(f"{surface.name} case {index} {data[:80]!r}: {result}: "
+                               f"{session.stderr()[-300:]}")
+                    session.close()
+                    session = FirmwareSession(folder)
+        finally:
+            session.close()
     return counts
 
 
