@@ -45,7 +45,6 @@ class Worker:
         # TMPDIR), removed with the worker (``close``).
         self.folder = tempfile.TemporaryDirectory(prefix="fuzz-worker-",
                                                   ignore_cleanup_errors=True)
-        self.env = {**os.environ, "TMPDIR": self.folder.name}
         # A file, not a pipe: libjpeg's warnings alone would fill one and stall the worker.
         self.stderr = Path(self.folder.name) / "stderr.txt"
         self.first = True  # the first case also pays for the worker's start and seeds
@@ -58,7 +57,8 @@ class Worker:
                 # serial-host surface runs the firmware beside it).
                 self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
                                              stdout=subprocess.PIPE, stderr=err,
-                                             env=self.env, start_new_session=True)
+                                             env={**os.environ, "TMPDIR": self.folder.name},
+                                             start_new_session=True)
             self.first = True
         assert self.proc.stdin is not None and self.proc.stdout is not None
         request = f"@{case}" if isinstance(case, Path) else str(case)
