@@ -241,6 +241,10 @@ class BandModel:
         if profile.tops is None:
             raise ProfileError(f"deck profile {profile.name!r} keeps no card tops in colour: "
                                "enrol the deck again to read it with a learnt model")
+        if len(profile.tokens) < 2:
+            # A discriminant of one card has no dimension: every distance is 0 / 0.
+            raise ProfileError(f"deck profile {profile.name!r} holds {len(profile.tokens)} "
+                               "card(s): a learnt model tells two or more apart")
         rng = np.random.default_rng(seed)
         tops = profile.tops
         n = len(tops)
@@ -402,5 +406,8 @@ class BandModel:
 
 def with_model(profile: DeckProfile, seed: int = 0) -> DeckProfile:
     """The profile carrying its deck's model, trained now (a few seconds a deck here,
-    under a minute on a Pi 4): what enrolment hands on."""
+    under a minute on a Pi 4): what enrolment hands on. A deck of one card has nothing
+    to tell apart: it is handed on as it is."""
+    if len(profile.tokens) < 2:
+        return profile
     return replace(profile, model=BandModel.train(profile, seed).to_arrays())

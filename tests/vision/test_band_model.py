@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from companion.rules.cards import parse_token
-from vision.band_model import SEARCH_PX, BandModel, _draw, features
+from vision.band_model import SEARCH_PX, BandModel, _draw, features, with_model
 from vision.designs import design
-from vision.profile import TPL_PX, profile_from_cards
+from vision.profile import TPL_PX, ProfileError, profile_from_cards
 
 TOKENS = [f"{c}{v}" for c in "RBGY" for v in (1, 3, 6, 8, 9)] + ["AL", "FOG"]
 
@@ -186,3 +186,15 @@ def test_a_band_is_only_named_as_a_card_its_zone_may_hold(deck):
     one = np.zeros((3, len(model.tokens)), bool)
     one[:, model.tokens.index("AL")] = True
     assert (model.look(bands, 16.0, one).best == free.best).all()
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_a_deck_of_one_card_learns_no_model(deck):
+    # The guided enrolment saves a deck however few cards it took: one card has
+    # nothing to tell apart, so it is saved as it is, not with a model of no dimension.
+    _, profile = deck
+    one = dataclasses.replace(profile, tokens=profile.tokens[:1], gray=profile.gray[:1],
+                              chroma=profile.chroma[:1], tops=profile.tops[:1])
+    assert with_model(one).model is None
+    with pytest.raises(ProfileError, match="two or more"):
+        BandModel.train(one, samples=5)
