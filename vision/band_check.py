@@ -31,7 +31,7 @@ from vision.reading.light import MatLight
 from vision.reading.zones import LOW_PX, top_down
 from vision.render_mat import render_mat
 from vision.sharpness import blur_mm
-from vision.synth import Frame, PlacedCard, distort, room_scene
+from vision.synth import Frame, PlacedCard, distort, room_scene, room_seed
 from vision.types import FloatImage
 
 SEED: Final = 4242  # rooms apart from the bench's (2026) and the trust fit's (1187)
@@ -96,7 +96,7 @@ def check(index: int, scenes: int, seed: int = SEED) -> dict[str, object]:
     model = BandModel.train(profile)
     right: list[tuple[float, bool]] = []
     for i in range(scenes):
-        bands, soft = scene_bands(art, seed * 1000 + i, profile.band_mm)
+        bands, soft = scene_bands(art, room_seed(seed, art.name, i), profile.band_mm)
         known = [(t, s, b) for t, s, b in bands if t in model.tokens]
         by_height: dict[float, list[tuple[str, FloatImage]]] = {}
         for token, shows, band in known:

@@ -36,7 +36,7 @@ from vision.read import Reader
 from vision.scoring import Tally, outcomes, reliability, score
 from vision.sharpness import TOO_SOFT_MM
 from vision.stabilize import vote
-from vision.synth import room_scene
+from vision.synth import room_scene, room_seed
 from vision.types import FloatImage, Image
 
 RETAKES = 2
@@ -95,7 +95,7 @@ def run_design(art: CardArt, scenes: int, frames: int, seed: int,
     # A deck that could not be enrolled reads nothing: every card is missed.
     reader = Reader(profile, model=BandModel.train(profile)) if profile else None
     for i in range(scenes):
-        table, photos = room_scene(seed * 1000 + i, art, frames)
+        table, photos = room_scene(room_seed(seed, art.name, i), art, frames)
         calibrator = Calibrator()
         reads: list[dict[str, list[str]]] = []
         for f, frame in enumerate(photos):

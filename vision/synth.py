@@ -550,6 +550,14 @@ def scene(seed: int, style: Style | CardArt = "companion", fullness: float = 0.6
     return table, photograph(table, Camera.random(rng), Conditions.random(rng, hands_p), rng)
 
 
+def room_seed(seed: int, deck: str, i: int) -> int:
+    """The seed of the ``i``-th room a run seeded ``seed`` reads ``deck`` in: every deck
+    its own rooms. (One list of rooms for all decks read 24 held decks in the same
+    three rooms: three cameras and lamps stood for every room a player has.)"""
+    return int(np.random.SeedSequence([seed, zlib.crc32(deck.encode()), i])
+               .generate_state(1)[0])
+
+
 def room_scene(seed: int, art: Style | CardArt, frames: int = 3,
                fullness: float | None = None, frame_size: tuple[int, int] = FRAME_SIZE,
                hands_p: float = 0.0) -> tuple[Table, list[Frame]]:

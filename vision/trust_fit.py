@@ -32,7 +32,7 @@ from vision.designs import designs
 from vision.read import Reader
 from vision.reading import classify
 from vision.reading.trust import evidence, outside
-from vision.synth import room_scene
+from vision.synth import room_scene, room_seed
 from vision.types import FloatImage
 
 LEVELS = (0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999)
@@ -64,7 +64,7 @@ def collect(index: int, scenes: int, seed: int = SEED) -> list[dict[str, Any]]:
     with mock.patch.object(classify, "trust", record), mock.patch.object(classify, "NAME_AT", 0.0), \
             mock.patch.object(read, "unique_tokens", list):
         for i in range(scenes):
-            table, frames = room_scene(seed * 1000 + i, art, 1)
+            table, frames = room_scene(room_seed(seed, art.name, i), art, 1)
             log.clear()
             res = reader.read(frames[0].image, Calibrator().update(frames[0].image))
             for card in table.cards:

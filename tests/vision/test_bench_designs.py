@@ -4,14 +4,14 @@ from vision.bench_designs import run_design
 from vision.calibrate import Calibrator
 from vision.designs import design
 from vision.sharpness import TOO_SOFT_MM, blur_mm
-from vision.synth import room_scene
+from vision.synth import room_scene, room_seed
 
 
 def test_a_design_is_enrolled_from_photos_and_every_laid_card_is_counted():
     art = design("tune", 1)
     ms: list[float] = []
     tally = run_design(art, scenes=1, frames=2, seed=7, ms=ms, photo_size=(1008, 756))
-    table, frames = room_scene(7 * 1000, art, 2)
+    table, frames = room_scene(room_seed(7, art.name, 0), art, 2)
     laid = sum(len(v) for v in table.zones.values())
     figures = tally.figures()
     assert figures["cards"] == laid > 0
