@@ -1,13 +1,13 @@
 """Refit the trust in a deck's learnt model (``vision.reading.trust``) on the tuning designs.
 
 Each tuning design is enrolled from rendered phone photos as ``bench vision``
-enrols it, its room scenes are read with every band named, and each read's
-evidence is kept with whether the card was right. A logistic regression over
-those reads gives the weights; its reliability is measured on each design left
-out of the fit in turn, and the lowest trust at which those held no wrong card is
-the suggested ``NAME_AT``. ``--check N`` also reads the next N tuning designs, which
-the fit never sees, and prints its reliability on them. Never run on the held
-designs: they measure the result.
+enrols it, its room scenes (each design its own rooms) are read with every band
+named, and each read's evidence is kept with whether the card was right. A
+logistic regression over those reads gives the weights; its reliability is
+measured on each design left out of the fit in turn, and the lowest trust at
+which those held no wrong card is the suggested ``NAME_AT``. ``--check N`` also
+reads the next N tuning designs, which the fit never sees, and prints its
+reliability on them. Never run on the held designs: they measure the result.
 
     python -m vision.trust_fit --designs 8 --scenes 10 --check 12 [--rows reads.json] [--jobs 2]
 """
