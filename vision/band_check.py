@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from vision import bench_designs
-from vision.band_model import SEARCH_PX, BandModel
+from vision.band_model import SEARCH_PX, BandModel, as_trained
 from vision.calibrate import Calibrator
 from vision.designs import DeckDesign, design
 from vision.profile import TPL_PX
@@ -103,7 +103,10 @@ def check(index: int, scenes: int, seed: int = SEED) -> dict[str, object]:
             by_height.setdefault(model.height_for(min(shows, profile.band_mm)), []).append(
                 (token, band))
         for h, group in by_height.items():
-            look = model.look(np.stack([b for _, b in group]), h)
+            # As soft as the model learnt its cards, as the reader weighs them.
+            shown, _ = as_trained(np.stack([b for _, b in group]),
+                                  math.nan if soft is None else soft)
+            look = model.look(shown, h)
             right += [(math.inf if soft is None else soft, model.tokens[k] == t)
                       for (t, _), k in zip(group, look.best.tolist(), strict=True)]
     figures: dict[str, object] = {"design": art.name, "bands": len(right),

@@ -19,6 +19,7 @@ card shows only the top of its band.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Final, NamedTuple
 
@@ -51,6 +52,7 @@ RAMP: Final = 0.2  # most a lamp's light may change across a card's width, as a 
 FALLOFF: Final = 0.4  # most it may fall off a card's width from its brightest spot
 BLUR_PX: Final = (0.5, 2.5)  # a band's blur (TPL_PX px): a card a metre off is ~1.5 px/mm
 STRETCH: Final = 1.6  # up to this much more blur across than down (motion, a slanted view)
+SOFT_AS_TRAINED_MM: Final = 0.8  # a band of a sharper frame is blurred to this (``as_trained``)
 # The self-test: how far apart the model holds its deck's cards as a camera shows them.
 # Bands drawn as for training, then brought down to what a camera across the table
 # resolves and back (a room's index is a few soft pixels high).
@@ -198,6 +200,22 @@ def _draw(top: Image, rng: np.random.Generator, visible_mm: float, cover: Image,
     out *= ((1 + slope * (np.cos(turn) * across + np.sin(turn) * down))
             * (1 - fall * ((across - spot[0]) ** 2 + (down - spot[1]) ** 2)))[..., None]
     return np.asarray(np.clip(out, 0, 1), np.float32)
+
+
+def as_trained(bands: FloatImage, soft_mm: float) -> tuple[FloatImage, float]:
+    """``bands`` (at TPL_PX) of a frame ``soft_mm`` soft (``vision.sharpness``; NaN: not
+    known) as soft as the model learnt its cards, and how soft they are then.
+
+    The model learnt its cards blurred as a card a metre off shows them: a sharp
+    camera's bands of the right card lay far from its centre and near the others',
+    and the trust named few of them. So a band of a frame sharper than
+    SOFT_AS_TRAINED_MM is blurred to it (a softer one cannot be sharpened back)."""
+    if not soft_mm < SOFT_AS_TRAINED_MM:  # NaN too: how soft is not known
+        return bands, soft_mm
+    sigma = math.sqrt(SOFT_AS_TRAINED_MM ** 2 - soft_mm ** 2) * TPL_PX
+    # Band by band: blurred as one stack, a band's rows would bleed into the next's.
+    return (np.stack([cv2.GaussianBlur(b, (0, 0), sigma) for b in bands]),
+            SOFT_AS_TRAINED_MM)
 
 
 def _soften(band: FloatImage, rng: np.random.Generator) -> FloatImage:

@@ -7,7 +7,15 @@ import numpy as np
 import pytest
 
 from companion.rules.cards import parse_token
-from vision.band_model import SEARCH_PX, BandModel, _draw, features, with_model
+from vision.band_model import (
+    SEARCH_PX,
+    SOFT_AS_TRAINED_MM,
+    BandModel,
+    _draw,
+    as_trained,
+    features,
+    with_model,
+)
 from vision.designs import design
 from vision.profile import TPL_PX, ProfileError, profile_from_cards
 
@@ -41,6 +49,28 @@ def test_the_model_names_the_cards_whose_shared_frame_fools_the_templates(deck):
     assert named == TOKENS
     # Drawn as blurred as a card a metre off shows (BLUR_PX): most are sure.
     assert (sure >= 0.5).mean() >= 0.75
+
+
+def test_a_sharp_cameras_band_is_weighed_as_soft_as_the_model_learnt_its_cards(deck):
+    """A sharp frame's band of the right card lay far from its centre and near the
+    others' (the trust then named few): blurred to SOFT_AS_TRAINED_MM it lies near
+    its own card again, further from the runner-up; a softer one is left as it is."""
+    _, profile = deck
+    model = BandModel.train(profile, seed=1, samples=20)
+    rows, s = round(profile.band_mm * TPL_PX), SEARCH_PX
+    sharp = np.stack([np.pad(top[:rows].astype(np.float32) / 255, ((s, s), (s, s), (0, 0)),
+                             mode="edge") for top in profile.tops])
+    shown, soft = as_trained(sharp, 0.2)
+    assert soft == SOFT_AS_TRAINED_MM
+    before, after = model.look(sharp, 16.0), model.look(shown, 16.0)
+    right = np.arange(len(profile.tokens))
+    assert (after.best == right).all()
+    assert np.median(after.nearest) < 0.6 * np.median(before.nearest)
+    assert (np.median(np.log(after.runner_up / after.nearest))
+            > np.median(np.log(before.runner_up / before.nearest)) + 0.3)
+    for told in (1.2, float("nan")):  # softer than trained, or not known
+        same, kept = as_trained(sharp, told)
+        assert same is sharp and kept is told
 
 
 def test_every_shift_is_judged_as_the_band_cut_there(deck):

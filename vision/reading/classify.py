@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from companion.rules.cards import Troop, parse_token
 from companion.rules.errors import NotationError
-from vision.band_model import SEARCH_PX, BandModel
+from vision.band_model import SEARCH_PX, BandModel, as_trained
 from vision.mat import ZoneKind, holds
 from vision.position import UNKNOWN
 from vision.profile import BLUR, TPL_PX, DeckProfile, sample_signatures
@@ -191,16 +191,17 @@ class Classifier:
                 band: FloatImage = crop[y0 + pad:y0 + pad + rows,
                                         x0 + pad:x0 + pad + w] * pl.scale
                 bands.append(band)
-            d2 = self.model.distances(np.stack(bands), h)
+            shown, as_soft = as_trained(np.stack(bands), soft)
+            d2 = self.model.distances(shown, h)
             zone = None if allowed is None else allowed[idx]
             named = self._trusted(h, [placed[i] for i in idx], [hvs[i] for i in idx],
                                   [decided[i] for i in idx], [colours[i] for i in idx],
-                                  d2, zone, np.full(len(idx), soft))
+                                  d2, zone, np.full(len(idx), as_soft))
             for k, i in enumerate(idx):
                 out[i] = named[k]
                 judged[i] = Judged(placed[i], hvs[i], decided[i], colours[i],
                                    None if zone is None else zone[k], h, d2[k], named[k],
-                                   soft)
+                                   as_soft)
         return out, judged
 
     def _trusted(self, h: float, placed: list[Placed], hvs: list[int], told: list[Named],
