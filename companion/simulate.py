@@ -335,9 +335,9 @@ def design_deck(name: str, seed: int = 0, keep: Path | None = None) -> Deck:
     player enrols a deck, seeded as the bench seeds it, with the learnt model
     enrolment trains into the profile. With ``keep`` (a folder) the profile is saved
     there and taken from there next time (enrolment takes minutes)."""
-    from vision.band_model import with_model
     from vision.bench_designs import enrol_seeded
     from vision.designs import design
+    from vision.learnt import with_model
     from vision.profile import DeckProfile
 
     split, _, index = name.partition("-")

@@ -68,19 +68,20 @@ Window = tuple[int, int, int]  # the telling window: x, y (TPL_PX px in the band
 
 
 def features(bands: FloatImage, visible_mm: float, card_w: float,
-             margin: int = 0, window: Window | None = None) -> FloatImage:
+             margin: int = 0, window: Window | None = None,
+             grey_px: float = FEATURE_PX) -> FloatImage:
     """Features of ``bands`` ((n, h, w, 3) true-colour BGR 0..1 at TPL_PX, each at
     least ``visible_mm`` high): only what shows of each band counts. With a
     ``margin`` (px on every side), (n, k, d): those of each view of the band at
     every shift of a pixel up to ``margin`` each way; else (n, d).
 
-    The band's grey and chroma are means over blocks (FEATURE_PX grey, CHROMA_MM
+    The band's grey and chroma are means over blocks (``grey_px`` grey, CHROMA_MM
     chroma): the block means at every pixel are taken once and each shift samples
     them. The ``window`` (``telling_window``), if given, adds its grey at TPL_PX."""
     n = len(bands)
     iy, ix = round(INSET_Y * TPL_PX), round(INSET_X * TPL_PX)
     rows, width = round(visible_mm * TPL_PX), round(card_w * TPL_PX)
-    g, c = round(TPL_PX / FEATURE_PX), round(TPL_PX * CHROMA_MM)
+    g, c = round(TPL_PX / grey_px), round(TPL_PX * CHROMA_MM)
     h, w = rows - iy, width - 2 * ix
     gh, gw, ch, cw = max(1, h // g), max(1, w // g), max(1, h // c), max(1, w // c)
     full_h, full_w = bands.shape[1], bands.shape[2]
@@ -421,11 +422,3 @@ class BandModel:
         apart = np.clip((lk.runner_up - lk.nearest) * dim / APART, 0.0, 1.0)
         return lk.best, np.minimum(near, apart)
 
-
-def with_model(profile: DeckProfile, seed: int = 0) -> DeckProfile:
-    """The profile carrying its deck's model, trained now (a few seconds a deck here,
-    under a minute on a Pi 4): what enrolment hands on. A deck of one card has nothing
-    to tell apart: it is handed on as it is."""
-    if len(profile.tokens) < 2:
-        return profile
-    return replace(profile, model=BandModel.train(profile, seed).to_arrays())

@@ -24,11 +24,11 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from vision.band_model import BandModel
 from vision.calibrate import CalibrationError, Calibrator
 from vision.deck_art import ALL_FACES, CardArt
 from vision.designs import designs
 from vision.enroll import enrol_photo, profile_from_photos
+from vision.learnt import with_model
 from vision.photos import TABLES, phone_photo
 from vision.position import UNKNOWN
 from vision.profile import DeckProfile, ProfileError
@@ -93,7 +93,7 @@ def run_design(art: CardArt, scenes: int, frames: int, seed: int,
     profile, refused = enrol_seeded(art, seed, photo_size)
     tally = Tally(enrol_refused=refused, enrolled=len(profile.tokens) if profile else 0)
     # A deck that could not be enrolled reads nothing: every card is missed.
-    reader = Reader(profile, model=BandModel.train(profile)) if profile else None
+    reader = Reader(with_model(profile)) if profile else None
     for i in range(scenes):
         table, photos = room_scene(room_seed(seed, art.name, i), art, frames)
         calibrator = Calibrator()

@@ -95,7 +95,7 @@ def _enroll(args: list[str]) -> int:
     except (ProfileError, SourceError) as exc:
         print(_("enroll: {problem}").format(problem=exc), file=sys.stderr)
         return 1
-    from vision.band_model import with_model
+    from vision.learnt import with_model
 
     # The deck's own classifier, learnt now from its cards: what reads it (``read``,
     # the companion).

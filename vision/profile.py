@@ -97,6 +97,9 @@ class DeckProfile:
     # The deck's learnt classifier (``vision.band_model``), as named arrays; trained
     # when the deck is enrolled. Older files lack it.
     model: dict[str, FloatImage] | None = None
+    # (T, H, W, 3) uint8: each card's whole face, upright, balanced, at TPL_PX; what
+    # the face model learns from (``vision.face_model``). Older files lack it.
+    faces: Image | None = None
 
     def save(self, path: Path) -> None:
         meta = {"format": FORMAT, "name": self.name, "tokens": self.tokens,
@@ -106,6 +109,8 @@ class DeckProfile:
                                     "chroma": self.chroma}
         if self.tops is not None:
             arrays["tops"] = self.tops
+        if self.faces is not None:
+            arrays["faces"] = self.faces
         for key, value in (self.model or {}).items():
             arrays[MODEL_PREFIX + key] = value
         with replacing(path) as fh:  # the old file or the new, whole, whatever happens
@@ -118,6 +123,7 @@ class DeckProfile:
                 meta = json.loads(str(data["meta"]))
                 gray, chroma = data["gray"].astype(np.float32), data["chroma"].astype(np.float32)
                 tops = data["tops"].astype(np.uint8) if "tops" in data.files else None
+                faces = data["faces"].astype(np.uint8) if "faces" in data.files else None
                 model = {k[len(MODEL_PREFIX):]: data[k].astype(np.float32)
                          for k in data.files if k.startswith(MODEL_PREFIX)} or None
         # A damaged zip or array raises any of these; none may stop the companion.
@@ -132,7 +138,7 @@ class DeckProfile:
         try:
             profile = DeckProfile(str(meta["name"]), [str(t) for t in meta["tokens"]], gray,
                                   chroma, float(meta["card_w"]), float(meta["card_h"]),
-                                  float(meta["band_mm"]), tops, model)
+                                  float(meta["band_mm"]), tops, model, faces)
         except (KeyError, TypeError, ValueError) as exc:
             raise ProfileError(_("{path}: not a deck profile ({error})").format(
                 path=path, error=f"meta: {exc!r}")) from None
@@ -159,6 +165,8 @@ def _inconsistency(p: DeckProfile, px_per_mm: object) -> str | None:
         return _("token count or band size")
     if p.tops is not None and p.tops.shape != (n, round(TOP_MM * TPL_PX), w, 3):
         return _("card tops")
+    if p.faces is not None and p.faces.shape != (n, round(p.card_h * TPL_PX), w, 3):
+        return _("card faces")
     if not (np.isfinite(p.gray).all() and np.isfinite(p.chroma).all()):
         return _("not finite")
     for token in p.tokens:
@@ -184,15 +192,17 @@ def profile_from_cards(name: str, cards: dict[str, Image],
     if not cards:
         raise ProfileError(_("{name}: no card to make a profile of").format(name=name))
     tokens = sorted(cards)
-    grays, sigs, tops = [], [], []
+    grays, sigs, tops, faces = [], [], [], []
+    w, h = round(card_w * TPL_PX), round(card_h * TPL_PX)
     for t in tokens:
         g, s = band_features(upright_band(cards[t], card_w, band_mm))
         grays.append(g)
         sigs.append(s)
         tops.append(np.clip(upright_band(cards[t], card_w, TOP_MM) * 255.0 + 0.5, 0,
                             255).astype(np.uint8))
+        faces.append(cv2.resize(cards[t], (w, h), interpolation=cv2.INTER_AREA))
     return DeckProfile(name, tokens, np.stack(grays), np.stack(sigs), card_w, card_h, band_mm,
-                       np.stack(tops))
+                       np.stack(tops), faces=np.stack(faces))
 
 
 @cache

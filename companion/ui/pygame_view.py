@@ -209,7 +209,7 @@ class PygameView(TerminalView):
     def _enrol_finish(self) -> None:
         """The profile of the cards captured: its own model is learnt off the screen's
         thread (a minute or so on a Pi), then it is saved and the settings switch to it."""
-        from vision.band_model import with_model
+        from vision.learnt import with_model
         from vision.profile import ProfileError
 
         session, self.enrolment = self.enrolment, None  # the last step stays: what ended it

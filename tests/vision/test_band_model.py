@@ -14,9 +14,9 @@ from vision.band_model import (
     _draw,
     as_trained,
     features,
-    with_model,
 )
 from vision.designs import design
+from vision.learnt import with_model
 from vision.profile import TPL_PX, ProfileError, profile_from_cards
 
 TOKENS = [f"{c}{v}" for c in "RBGY" for v in (1, 3, 6, 8, 9)] + ["AL", "FOG"]
@@ -109,7 +109,6 @@ def test_a_saved_profile_keeps_the_card_tops_the_model_learns_from(deck, tmp_pat
 
 
 def test_an_enrolled_profile_carries_its_model_and_the_reader_uses_it(deck, tmp_path):
-    from vision.band_model import with_model
     from vision.read import Reader
 
     _, profile = deck

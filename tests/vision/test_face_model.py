@@ -1,0 +1,131 @@
+"""The whole-face model: the last card at a flag shows all of itself."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from companion.rules.cards import parse_token
+from vision.band_model import _draw
+from vision.designs import design
+from vision.face_model import FACE_SEARCH_PX, FaceModel
+from vision.learnt import with_model
+from vision.profile import DeckProfile, profile_from_cards
+from vision.reading.trust import face_speaks
+
+TOKENS = [f"{c}{v}" for c in "RBG" for v in (2, 5, 7, 10)] + ["AL", "FOG"]
+
+
+@pytest.fixture(scope="module")
+def deck() -> DeckProfile:
+    art = design("tune", 0)  # each rank its own picture, thin script numerals
+    cards = {t: art.render(parse_token(t), 8.0) for t in TOKENS}
+    return profile_from_cards("faces", cards, *art.card_mm)
+
+
+def _faces(profile: DeckProfile, tokens: list[str], seed: int) -> np.ndarray:
+    """Faces of ``tokens`` as a camera shows them, with the model's slack around."""
+    assert profile.faces is not None
+    rng = np.random.default_rng(seed)
+    m = FACE_SEARCH_PX
+    return np.stack([np.pad(_draw(profile.faces[profile.tokens.index(t)], rng,
+                                  profile.card_h + 2.0, profile.faces[0],
+                                  profile.faces.shape[1]), ((m, m), (m, m), (0, 0)), mode="edge")
+                     for t in tokens])
+
+
+def test_a_face_lies_near_its_own_card_and_far_from_every_other(deck):
+    model = FaceModel.train(deck, seed=1, samples=12)
+    assert model is not None
+    shown = ["R2", "R10", "G7", "B5", "AL"]
+    look = FaceModel.nearest(model.distances(_faces(deck, shown, 2)))
+    assert [model.tokens[b] for b in look.best] == shown
+    # A whole face tells its card surely: the runner-up lies many times further.
+    assert (np.log(look.runner_up / look.nearest) > 1.0).all()
+
+
+def test_the_faces_and_their_model_survive_the_profile_file(deck, tmp_path):
+    trained = with_model(deck)
+    trained.save(tmp_path / "deck.npz")
+    again = DeckProfile.load(tmp_path / "deck.npz")
+    assert again.faces is not None and np.array_equal(again.faces, deck.faces)
+    model = FaceModel.of(again)
+    assert model is not None and model.tokens == deck.tokens
+    look = FaceModel.nearest(model.distances(_faces(deck, ["B7", "FOG"], 3)))
+    assert [model.tokens[b] for b in look.best] == ["B7", "FOG"]
+
+
+def test_a_profile_without_faces_has_no_face_model_and_a_damaged_one_reads_none(deck):
+    bare = replace(deck, faces=None)
+    assert FaceModel.train(bare) is None
+    assert FaceModel.of(with_model(bare)) is None  # the band model alone
+    arrays = dict(with_model(deck).model or {})
+    arrays["face_proj"] = arrays["face_proj"][:-3]  # cut short: fits no face's features
+    assert FaceModel.of(replace(deck, model=arrays)) is None
+
+
+def test_a_face_speaks_only_near_one_card_and_far_from_the_rest():
+    near = np.array([0.3, 0.3, 5.0, 0.3])  # the third lies near no card
+    runner = np.array([9.0, 0.5, 90.0, 0.3 * np.e ** 1.02])  # the second's runner-up as near
+    assert face_speaks(near, runner).tolist() == [True, False, False, True]
+
+
+@pytest.fixture(scope="module")
+def table_of_faces():
+    """A calm table of a deck whose faces differ by rank (tune-00), the deck as drawn."""
+    from vision.deck_art import ALL_FACES
+    from vision.synth import Camera, Conditions, lay_table, photograph, random_deal
+
+    art = design("tune", 0)
+    profile = profile_from_cards("tune-00", {f.token: art.render(f, 8.0) for f in ALL_FACES},
+                                 *art.card_mm)
+    rng = np.random.default_rng(11)
+    table = lay_table(random_deal(rng, 0.6), art, rng)
+    cam = Camera(yaw_deg=1.5, tilt_x_deg=4.0, tilt_y_deg=-3.0, fill=0.92)
+    cond = Conditions(gain=(1.05, 1.0, 0.92), gradient=(0.15, -0.1), blur=0.6, noise=2.0,
+                      jpeg=90)
+    return profile, table, photograph(table, cam, cond, rng)
+
+
+def test_the_reader_names_each_zones_last_card_by_its_face_and_no_covered_card(table_of_faces):
+    """The true faces name more of the zones' last cards, none wrongly; a face model
+    holding every card's face for another's (rolled on to the next token) names the
+    last cards as those others, and leaves the covered cards as the band reads them."""
+    from vision.band_model import BandModel
+    from vision.calibrate import Calibrator
+    from vision.mat import holds, standard_mat
+    from vision.position import UNKNOWN
+    from vision.read import Reader
+
+    profile, table, frame = table_of_faces
+    assert profile.faces is not None
+    band = BandModel.train(profile, seed=1, samples=12)
+    true_faces = FaceModel.train(profile, seed=1, samples=8)
+    rolled = FaceModel.train(replace(profile, faces=np.roll(profile.faces, 1, axis=0)),
+                             seed=1, samples=8)
+    assert true_faces is not None and rolled is not None
+    calib = Calibrator().update(frame.image)
+    assert Reader(profile, model=band).face is None  # the drawn deck carries no model
+    reads = {name: Reader(profile, model=band, face=face).read(frame.image, calib)
+             for name, face in (("band", None), ("faces", true_faces), ("rolled", rolled))}
+    truth = table.zones
+
+    def named(name: str) -> dict[tuple[str, int], str]:
+        return {(c.zone, c.order): c.token for c in reads[name].cards if c.token != UNKNOWN}
+
+    last = {(z, len(toks) - 1) for z, toks in truth.items()}
+    alone, faced, rolled_read = named("band"), named("faces"), named("rolled")
+    assert all(truth[z][k] == t for (z, k), t in faced.items())  # none wrong
+    assert set(alone) < set(faced)  # more named: the faces are sure of them
+    # The rolled faces name a last card as the token after its own, where its zone
+    # may hold that token (else no face lies near: the band reads it).
+    after = {t: profile.tokens[(i + 1) % len(profile.tokens)]
+             for i, t in enumerate(profile.tokens)}
+    kinds = {z.name: z.kind for z in standard_mat().zones}
+    may = [key for key in last if holds(kinds[key[0]], after[truth[key[0]][key[1]]])]
+    moved = [key for key in may if rolled_read.get(key) == after[truth[key[0]][key[1]]]]
+    assert len(moved) >= 0.75 * len(may) >= 10
+    covered = {key: t for key, t in alone.items() if key not in last}
+    assert covered and all(rolled_read.get(key) in (t, None) for key, t in covered.items())
