@@ -163,7 +163,7 @@ def _shifted(img: FloatImage, margin: int, y0: int, x0: int, step: int, rows: in
     return win
 
 
-def _draw(top: Image, rng: np.random.Generator, visible_mm: float, cover: Image,
+def as_camera_shows(top: Image, rng: np.random.Generator, visible_mm: float, cover: Image,
           rows: int) -> FloatImage:
     """One look at a card's ``top`` (uint8 at TPL_PX) as a camera may show it: ``rows``
     high, float BGR 0..1."""
@@ -271,7 +271,7 @@ class BandModel:
         labels = np.repeat(np.arange(n), samples)
         projections, centres, windows = {}, {}, {}
         for h in HEIGHTS_MM:
-            drawn = np.stack([_draw(tops[i], rng, h, tops[int(rng.integers(n))], rows)
+            drawn = np.stack([as_camera_shows(tops[i], rng, h, tops[int(rng.integers(n))], rows)
                               for i in labels])
             lda = LinearDiscriminantAnalysis(solver="eigen", shrinkage="auto")
             windows[h] = telling_window(tops, list(profile.tokens), h)
@@ -305,7 +305,7 @@ class BandModel:
         for h in HEIGHTS_MM:
             labels = np.repeat(np.arange(n), samples)
             bands = np.stack([cv2.copyMakeBorder(
-                _soften(_draw(tops[i], rng, h, tops[int(rng.integers(n))], rows), rng),
+                _soften(as_camera_shows(tops[i], rng, h, tops[int(rng.integers(n))], rows), rng),
                 s, s, s, s, cv2.BORDER_REPLICATE) for i in labels])
             lk = self.look(bands, h)
             gaps.append(log_gap(lk.nearest, lk.runner_up)[lk.best == labels])

@@ -4,9 +4,9 @@ A covered card shows only its top band; the last card of a stack shows its whole
 face. Where a deck's faces differ beyond the index (a picture per rank, pips, a
 second index at the foot), the face tells its card far more surely than the band;
 where they differ only in the index (one picture for every card of a suit), its
-nearest and runner-up lie alike near and it vouches for nothing. So the face is a
-witness to the band model's guess (``vision.reading.classify``), never a reader on
-its own.
+nearest and runner-up lie alike near and it says nothing. So a face names its card
+only where it is sure (``vision.reading.trust.face_speaks``), and only a card its
+band left unknown (``Reader._by_faces``).
 
 Learnt as the band model is (``vision.band_model``): a linear discriminant over the
 enrolled faces drawn as a camera shows them, the grey at FACE_GREY_PX (a face's
@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
-from vision.band_model import Look, _draw, features
+from vision.band_model import Look, as_camera_shows, features
 from vision.profile import TPL_PX, DeckProfile
 from vision.types import FloatImage
 
@@ -60,7 +60,7 @@ class FaceModel:
         labels = np.repeat(np.arange(n), samples)
         h = face_mm(profile.card_h)
         # Drawn as a band of the whole card: no next card reaches into it.
-        drawn = np.stack([_draw(faces[i], rng, profile.card_h + 2.0, faces[i], rows)
+        drawn = np.stack([as_camera_shows(faces[i], rng, profile.card_h + 2.0, faces[i], rows)
                           for i in labels])
         x = features(drawn, h, profile.card_w, grey_px=FACE_GREY_PX)
         lda = LinearDiscriminantAnalysis(solver="eigen", shrinkage="auto").fit(x, labels)

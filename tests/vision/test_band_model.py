@@ -11,7 +11,7 @@ from vision.band_model import (
     SEARCH_PX,
     SOFT_AS_TRAINED_MM,
     BandModel,
-    _draw,
+    as_camera_shows,
     as_trained,
     features,
 )
@@ -35,7 +35,7 @@ def _bands(profile, tokens, seed):
     rows = round(profile.band_mm * TPL_PX)
     out = []
     for t in tokens:
-        band = _draw(profile.tops[profile.tokens.index(t)], rng, 16.0,
+        band = as_camera_shows(profile.tops[profile.tokens.index(t)], rng, 16.0,
                      profile.tops[0], rows + 2 * SEARCH_PX)
         out.append(np.pad(band, ((0, 0), (SEARCH_PX, SEARCH_PX), (0, 0)), mode="edge"))
     return np.stack(out)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from companion.rules.cards import parse_token
-from vision.band_model import _draw
+from vision.band_model import as_camera_shows
 from vision.designs import design
 from vision.face_model import FACE_SEARCH_PX, FaceModel
 from vision.learnt import with_model
@@ -30,7 +30,7 @@ def _faces(profile: DeckProfile, tokens: list[str], seed: int) -> np.ndarray:
     assert profile.faces is not None
     rng = np.random.default_rng(seed)
     m = FACE_SEARCH_PX
-    return np.stack([np.pad(_draw(profile.faces[profile.tokens.index(t)], rng,
+    return np.stack([np.pad(as_camera_shows(profile.faces[profile.tokens.index(t)], rng,
                                   profile.card_h + 2.0, profile.faces[0],
                                   profile.faces.shape[1]), ((m, m), (m, m), (0, 0)), mode="edge")
                      for t in tokens])
