@@ -27,6 +27,7 @@ along, a gap wider than any fan), is decided here too.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Generator
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -276,17 +277,20 @@ class Reader:
 
     def _by_faces(self, cards: list[CardRead], frame: Image, m2f: FloatImage,
                   soft: float | None) -> None:
-        """Each zone's last card the band left unknown named as its whole face says,
-        where the face speaks (``vision.face_model``, ``trust.face_speaks``), among the
-        cards its zone may hold. (A band the trust names the face never contradicted
-        on the tuning decks; weighing every last card's face took some 30 ms a frame.)"""
+        """Each zone's last card the band left unknown, or named as a card named
+        elsewhere too (one of them is wrong), named as its whole face says where the
+        face speaks (``vision.face_model``, ``trust.face_speaks``), among the cards its
+        zone may hold. (A card the band alone names the face never contradicted on
+        the tuning decks; weighing every last card's face took some 30 ms a frame.)"""
         if self.face is None:
             return
         last: dict[str, CardRead] = {}
         for c in cards:
             if c.order >= last.get(c.zone, c).order:
                 last[c.zone] = c
-        shown = [c for c in last.values() if c.token == UNKNOWN and c.judged is not None]
+        named = Counter(c.token for c in cards)
+        shown = [c for c in last.values()
+                 if c.judged is not None and (c.token == UNKNOWN or named[c.token] > 1)]
         if not shown:
             return
         faces, _ = as_trained(np.stack([self._face(c, frame, m2f) for c in shown]),
@@ -297,7 +301,9 @@ class Reader:
         for c, k, says in zip(shown, look.best.tolist(),
                               face_speaks(look.nearest, look.runner_up).tolist(), strict=True):
             if says:
-                c.token, c.confidence = self.face.tokens[k], FACE_TRUST
+                token = self.face.tokens[k]
+                c.confidence = max(c.confidence, FACE_TRUST) if token == c.token else FACE_TRUST
+                c.token = token
 
     def _face(self, card: CardRead, frame: Image, m2f: FloatImage) -> FloatImage:
         """The whole face of ``card`` (read from its band's corners), upright at TPL_PX
