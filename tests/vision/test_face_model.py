@@ -12,7 +12,7 @@ from vision.band_model import as_camera_shows
 from vision.designs import design
 from vision.face_model import FACE_SEARCH_PX, FaceModel
 from vision.learnt import with_model
-from vision.profile import DeckProfile, profile_from_cards
+from vision.profile import DeckProfile, ProfileError, profile_from_cards
 from vision.reading.trust import face_speaks
 
 TOKENS = [f"{c}{v}" for c in "RBG" for v in (2, 5, 7, 10)] + ["AL", "FOG"]
@@ -55,6 +55,13 @@ def test_the_faces_and_their_model_survive_the_profile_file(deck, tmp_path):
     assert model is not None and model.tokens == deck.tokens
     look = FaceModel.nearest(model.distances(_faces(deck, ["B7", "FOG"], 3)))
     assert [model.tokens[b] for b in look.best] == ["B7", "FOG"]
+
+
+def test_a_profile_file_whose_faces_do_not_fit_its_cards_is_refused_saying_so(deck, tmp_path):
+    assert deck.faces is not None
+    replace(deck, faces=deck.faces[:, :-4]).save(tmp_path / "cut.npz")
+    with pytest.raises(ProfileError, match=r"cut\.npz: inconsistent profile \(card faces\)"):
+        DeckProfile.load(tmp_path / "cut.npz")
 
 
 def test_a_profile_without_faces_has_no_face_model_and_a_damaged_one_reads_none(deck):
