@@ -97,8 +97,8 @@ def _enroll(args: list[str]) -> int:
         return 1
     from vision.learnt import with_model
 
-    # The deck's own classifier, learnt now from its cards: what reads it (``read``,
-    # the companion).
+    # The deck's own classifiers (its bands, its whole faces), learnt now from its
+    # cards: what reads it (``read``, the companion).
     profile = with_model(profile)
     if ns.out is None and ns.from_dir is None:
         ns.out = Path(f"{profile.name}.deck.npz")
