@@ -69,7 +69,7 @@ Window = tuple[int, int, int]  # the telling window: x, y (TPL_PX px in the band
 
 def features(bands: FloatImage, visible_mm: float, card_w: float,
              margin: int = 0, window: Window | None = None,
-             grey_px: float = FEATURE_PX) -> FloatImage:
+             grey_px: float = FEATURE_PX, px_per_mm: float = TPL_PX) -> FloatImage:
     """Features of ``bands`` ((n, h, w, 3) true-colour BGR 0..1 at TPL_PX, each at
     least ``visible_mm`` high): only what shows of each band counts. With a
     ``margin`` (px on every side), (n, k, d): those of each view of the band at
@@ -79,9 +79,9 @@ def features(bands: FloatImage, visible_mm: float, card_w: float,
     chroma): the block means at every pixel are taken once and each shift samples
     them. The ``window`` (``telling_window``), if given, adds its grey at TPL_PX."""
     n = len(bands)
-    iy, ix = round(INSET_Y * TPL_PX), round(INSET_X * TPL_PX)
-    rows, width = round(visible_mm * TPL_PX), round(card_w * TPL_PX)
-    g, c = round(TPL_PX / grey_px), round(TPL_PX * CHROMA_MM)
+    iy, ix = round(INSET_Y * px_per_mm), round(INSET_X * px_per_mm)
+    rows, width = round(visible_mm * px_per_mm), round(card_w * px_per_mm)
+    g, c = round(px_per_mm / grey_px), round(px_per_mm * CHROMA_MM)
     h, w = rows - iy, width - 2 * ix
     gh, gw, ch, cw = max(1, h // g), max(1, w // g), max(1, h // c), max(1, w // c)
     full_h, full_w = bands.shape[1], bands.shape[2]
@@ -203,7 +203,8 @@ def as_camera_shows(top: Image, rng: np.random.Generator, visible_mm: float, cov
     return np.asarray(np.clip(out, 0, 1), np.float32)
 
 
-def as_trained(bands: FloatImage, soft_mm: float) -> tuple[FloatImage, float]:
+def as_trained(bands: FloatImage, soft_mm: float, px_per_mm: float = TPL_PX,
+               ) -> tuple[FloatImage, float]:
     """``bands`` (at TPL_PX) of a frame ``soft_mm`` soft (``vision.sharpness``; NaN: not
     known) as soft as the model learnt its cards, and how soft they are then.
 
@@ -213,7 +214,7 @@ def as_trained(bands: FloatImage, soft_mm: float) -> tuple[FloatImage, float]:
     SOFT_AS_TRAINED_MM is blurred to it (a softer one cannot be sharpened back)."""
     if not soft_mm < SOFT_AS_TRAINED_MM:  # NaN too: how soft is not known
         return bands, soft_mm
-    sigma = math.sqrt(SOFT_AS_TRAINED_MM ** 2 - soft_mm ** 2) * TPL_PX
+    sigma = math.sqrt(SOFT_AS_TRAINED_MM ** 2 - soft_mm ** 2) * px_per_mm
     # Band by band: blurred as one stack, a band's rows would bleed into the next's.
     return (np.stack([cv2.GaussianBlur(b, (0, 0), sigma) for b in bands]),
             SOFT_AS_TRAINED_MM)

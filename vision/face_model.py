@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
@@ -28,7 +29,8 @@ from vision.types import FloatImage
 
 FACE_GREY_PX: Final = 0.5  # px/mm of a face's grey features
 FACE_SAMPLES: Final = 30  # drawn per card
-FACE_SEARCH_PX: Final = 1  # read at every shift this far (TPL_PX px) each way
+FACE_PX: Final = 1.0  # px/mm a face is read at: its features need no more
+FACE_SEARCH_PX: Final = 1  # read at every shift this far (FACE_PX px) each way
 FOOT_MM: Final = 1.0  # of the card's foot left out: its edge and the table beyond
 PREFIX: Final = "face_"  # its arrays among the profile's model arrays
 
@@ -62,7 +64,10 @@ class FaceModel:
         # Drawn as a band of the whole card: no next card reaches into it.
         drawn = np.stack([as_camera_shows(faces[i], rng, profile.card_h + 2.0, faces[i], rows)
                           for i in labels])
-        x = features(drawn, h, profile.card_w, grey_px=FACE_GREY_PX)
+        f = FACE_PX / TPL_PX
+        small = np.stack([cv2.resize(d, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+                          for d in drawn])
+        x = features(small, h, profile.card_w, grey_px=FACE_GREY_PX, px_per_mm=FACE_PX)
         lda = LinearDiscriminantAnalysis(solver="eigen", shrinkage="auto").fit(x, labels)
         dims = min(n - 1, x.shape[1])
         proj = np.ascontiguousarray(lda.scalings_[:, :dims], np.float32)
@@ -85,22 +90,23 @@ class FaceModel:
         probe = np.zeros((1, *model.shape(), 3), np.float32)
         if (centres.shape != (len(profile.tokens), proj.shape[1])
                 or features(probe, face_mm(model.card_h), model.card_w, FACE_SEARCH_PX,
-                            grey_px=FACE_GREY_PX).shape[-1] != proj.shape[0]):
+                            grey_px=FACE_GREY_PX, px_per_mm=FACE_PX).shape[-1]
+                != proj.shape[0]):
             return None  # a damaged file's model reads nothing
         return model
 
     def shape(self) -> tuple[int, int]:
         """(rows, cols) of a face as ``distances`` takes it: FACE_SEARCH_PX around."""
         m = FACE_SEARCH_PX
-        return (round(self.card_h * TPL_PX) + 2 * m, round(self.card_w * TPL_PX) + 2 * m)
+        return (round(self.card_h * FACE_PX) + 2 * m, round(self.card_w * FACE_PX) + 2 * m)
 
     def distances(self, faces: FloatImage) -> FloatImage:
         """Each face's squared distance from each token's centre (faces x tokens), per
         dimension of the space, at the shift that fits that token best. ``faces``:
-        true-colour BGR 0..1 at TPL_PX, ``shape()``."""
+        true-colour BGR 0..1 at FACE_PX, ``shape()``."""
         n = len(faces)
         f = features(faces, face_mm(self.card_h), self.card_w, FACE_SEARCH_PX,
-                     grey_px=FACE_GREY_PX)
+                     grey_px=FACE_GREY_PX, px_per_mm=FACE_PX)
         k = f.shape[1]
         z = f.reshape(n * k, -1) @ self.projection
         c = self.centres

@@ -39,7 +39,7 @@ from threadpoolctl import ThreadpoolController
 
 from vision.band_model import BandModel, as_trained
 from vision.calibrate import Calibration
-from vision.face_model import FACE_SEARCH_PX, FaceModel
+from vision.face_model import FACE_PX, FACE_SEARCH_PX, FaceModel
 from vision.mat import MatLayout, Zone, standard_mat
 from vision.position import UNKNOWN, build_position, unique_tokens
 from vision.profile import TPL_PX, DeckProfile, ProfileError
@@ -294,7 +294,7 @@ class Reader:
         if not shown:
             return
         faces, _ = as_trained(np.stack([self._face(c, frame, m2f) for c in shown]),
-                              np.nan if soft is None else soft)
+                              np.nan if soft is None else soft, FACE_PX)
         allowed = [c.judged.allowed for c in shown]  # type: ignore[union-attr]
         look = FaceModel.nearest(self.face.distances(faces), None if any(
             a is None for a in allowed) else np.stack(allowed))  # type: ignore[arg-type]
@@ -306,14 +306,14 @@ class Reader:
                 c.token = token
 
     def _face(self, card: CardRead, frame: Image, m2f: FloatImage) -> FloatImage:
-        """The whole face of ``card`` (read from its band's corners), upright at TPL_PX
+        """The whole face of ``card`` (read from its band's corners), upright at FACE_PX
         in true colours, with ``FaceModel.shape``'s slack around it."""
         assert self.face is not None and card.judged is not None
         p, m = self.profile, FACE_SEARCH_PX
         (x0, y0), (x1, y1), _, (x3, y3) = card.corners
         # Face px -> mat mm: along the band's top edge and down its sides.
-        ax, ay = (x1 - x0) / (p.card_w * TPL_PX), (y1 - y0) / (p.card_w * TPL_PX)
-        dx, dy = (x3 - x0) / (p.band_mm * TPL_PX), (y3 - y0) / (p.band_mm * TPL_PX)
+        ax, ay = (x1 - x0) / (p.card_w * FACE_PX), (y1 - y0) / (p.card_w * FACE_PX)
+        dx, dy = (x3 - x0) / (p.band_mm * FACE_PX), (y3 - y0) / (p.band_mm * FACE_PX)
         to_mat = np.array([[ax, dx, x0 - m * (ax + dx)], [ay, dy, y0 - m * (ay + dy)],
                            [0.0, 0.0, 1.0]])
         rows, cols = self.face.shape()

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
 from companion.rules.cards import parse_token
 from vision.band_model import as_camera_shows
 from vision.designs import design
-from vision.face_model import FACE_SEARCH_PX, FaceModel
+from vision.face_model import FACE_PX, FACE_SEARCH_PX, FaceModel
 from vision.learnt import with_model
-from vision.profile import DeckProfile, ProfileError, profile_from_cards
+from vision.profile import TPL_PX, DeckProfile, ProfileError, profile_from_cards
 from vision.reading.trust import face_speaks
 
 TOKENS = [f"{c}{v}" for c in "RBG" for v in (2, 5, 7, 10)] + ["AL", "FOG"]
@@ -26,14 +27,14 @@ def deck() -> DeckProfile:
 
 
 def _faces(profile: DeckProfile, tokens: list[str], seed: int) -> np.ndarray:
-    """Faces of ``tokens`` as a camera shows them, with the model's slack around."""
+    """Faces of ``tokens`` as a camera shows them, at FACE_PX with the model's slack."""
     assert profile.faces is not None
     rng = np.random.default_rng(seed)
-    m = FACE_SEARCH_PX
-    return np.stack([np.pad(as_camera_shows(profile.faces[profile.tokens.index(t)], rng,
-                                  profile.card_h + 2.0, profile.faces[0],
-                                  profile.faces.shape[1]), ((m, m), (m, m), (0, 0)), mode="edge")
-                     for t in tokens])
+    m, f = FACE_SEARCH_PX, FACE_PX / TPL_PX
+    drawn = [as_camera_shows(profile.faces[profile.tokens.index(t)], rng, profile.card_h + 2.0,
+                             profile.faces[0], profile.faces.shape[1]) for t in tokens]
+    return np.stack([np.pad(cv2.resize(d, None, fx=f, fy=f, interpolation=cv2.INTER_AREA),
+                            ((m, m), (m, m), (0, 0)), mode="edge") for d in drawn])
 
 
 def test_a_face_lies_near_its_own_card_and_far_from_every_other(deck):
