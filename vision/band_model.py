@@ -70,8 +70,8 @@ Window = tuple[int, int, int]  # the telling window: x, y (TPL_PX px in the band
 def features(bands: FloatImage, visible_mm: float, card_w: float,
              margin: int = 0, window: Window | None = None,
              grey_px: float = FEATURE_PX, px_per_mm: float = TPL_PX) -> FloatImage:
-    """Features of ``bands`` ((n, h, w, 3) true-colour BGR 0..1 at TPL_PX, each at
-    least ``visible_mm`` high): only what shows of each band counts. With a
+    """Features of ``bands`` ((n, h, w, 3) true-colour BGR 0..1 at ``px_per_mm``, each
+    at least ``visible_mm`` high): only what shows of each band counts. With a
     ``margin`` (px on every side), (n, k, d): those of each view of the band at
     every shift of a pixel up to ``margin`` each way; else (n, d).
 
@@ -205,7 +205,7 @@ def as_camera_shows(top: Image, rng: np.random.Generator, visible_mm: float, cov
 
 def as_trained(bands: FloatImage, soft_mm: float, px_per_mm: float = TPL_PX,
                ) -> tuple[FloatImage, float]:
-    """``bands`` (at TPL_PX) of a frame ``soft_mm`` soft (``vision.sharpness``; NaN: not
+    """``bands`` (at ``px_per_mm``) of a frame ``soft_mm`` soft (``vision.sharpness``; NaN: not
     known) as soft as the model learnt its cards, and how soft they are then.
 
     The model learnt its cards blurred as a card a metre off shows them: a sharp
@@ -218,6 +218,31 @@ def as_trained(bands: FloatImage, soft_mm: float, px_per_mm: float = TPL_PX,
     # Band by band: blurred as one stack, a band's rows would bleed into the next's.
     return (np.stack([cv2.GaussianBlur(b, (0, 0), sigma) for b in bands]),
             SOFT_AS_TRAINED_MM)
+
+
+def nearest_shift(f: FloatImage, projection: FloatImage, centres: FloatImage) -> FloatImage:
+    """Per item of ``f`` ((n, shifts, d) features), its squared distance from each of
+    the ``centres`` in the space ``projection`` maps to, at the shift nearest it."""
+    n, k = f.shape[:2]
+    z = f.reshape(n * k, -1) @ projection
+    # Squared distances as |z|^2 - 2 z.c + |c|^2: no (items, shifts, centres, dims) array.
+    d2 = ((z * z).sum(axis=1)[:, None] - 2.0 * (z @ centres.T)
+          + (centres * centres).sum(axis=1)[None]).reshape(n, k, -1).min(axis=1)
+    return np.maximum(d2, 0.0)
+
+
+def two_nearest(d2: FloatImage, allowed: NDArray[np.bool_] | None = None) -> Look:
+    """The ``Look`` of items at distances ``d2`` (items x tokens) among the tokens
+    ``allowed`` (items x tokens) where that leaves two or more."""
+    if allowed is not None:
+        # A zone that leaves one token (or none) is not choosing: all are weighed.
+        few = allowed.sum(axis=1) < 2
+        d2 = np.where(allowed | few[:, None], d2, np.inf)
+    # The two nearest, in order (a deck of one card: that card twice).
+    two = np.argpartition(d2, min(1, d2.shape[1] - 1), axis=1)[:, :2]
+    two = np.take_along_axis(two, np.argsort(np.take_along_axis(d2, two, 1), 1), 1)
+    near = np.take_along_axis(d2, two, 1)
+    return Look(two[:, 0], near[:, 0], near[:, -1], two[:, -1])
 
 
 def _soften(band: FloatImage, rng: np.random.Generator) -> FloatImage:
@@ -381,31 +406,14 @@ class BandModel:
         the shift that fits that token best: kept, a band is judged again among fewer
         tokens without its features again (``nearest``)."""
         h = self.height_for(visible_mm)
-        n = len(bands)
-        centres = self.centres[h]
-        f = features(bands, h, self.card_w, SEARCH_PX, self.window(h))
-        k = f.shape[1]
-        z = f.reshape(n * k, -1) @ self.projections[h]
-        # Squared distances as |z|^2 - 2 z.c + |c|^2: no (bands, shifts, tokens, dims)
-        # array.
-        d2 = ((z * z).sum(axis=1)[:, None] - 2.0 * (z @ centres.T)
-              + (centres * centres).sum(axis=1)[None]).reshape(n, k, -1).min(axis=1)
-        return np.maximum(d2, 0.0)
+        return nearest_shift(features(bands, h, self.card_w, SEARCH_PX, self.window(h)),
+                             self.projections[h], self.centres[h])
 
     def nearest(self, d2: FloatImage, visible_mm: float,
                 allowed: NDArray[np.bool_] | None = None) -> Look:
         """The ``Look`` of bands at squared distances ``d2`` (``distances``) among the
         tokens ``allowed`` (see ``look``)."""
-        if allowed is not None:
-            # A zone that leaves one token (or none) is not choosing: all are weighed.
-            few = allowed.sum(axis=1) < 2
-            d2 = np.where(allowed | few[:, None], d2, np.inf)
-        # The two nearest, in order (a deck of one card: that card twice).
-        two = np.argpartition(d2, min(1, d2.shape[1] - 1), axis=1)[:, :2]
-        two = np.take_along_axis(two, np.argsort(np.take_along_axis(d2, two, 1), 1), 1)
-        near = (np.take_along_axis(d2, two, 1)
-                / self.centres[self.height_for(visible_mm)].shape[1])
-        return Look(two[:, 0], near[:, 0], near[:, -1], two[:, -1])
+        return two_nearest(d2 / self.centres[self.height_for(visible_mm)].shape[1], allowed)
 
     def judge(self, bands: FloatImage, visible_mm: float,
               ) -> tuple[NDArray[np.intp], FloatImage]:

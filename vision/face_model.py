@@ -20,10 +20,9 @@ from typing import Final
 
 import cv2
 import numpy as np
-from numpy.typing import NDArray
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
-from vision.band_model import Look, as_camera_shows, features
+from vision.band_model import as_camera_shows, features, nearest_shift
 from vision.profile import TPL_PX, DeckProfile
 from vision.types import FloatImage
 
@@ -104,25 +103,6 @@ class FaceModel:
         """Each face's squared distance from each token's centre (faces x tokens), per
         dimension of the space, at the shift that fits that token best. ``faces``:
         true-colour BGR 0..1 at FACE_PX, ``shape()``."""
-        n = len(faces)
         f = features(faces, face_mm(self.card_h), self.card_w, FACE_SEARCH_PX,
                      grey_px=FACE_GREY_PX, px_per_mm=FACE_PX)
-        k = f.shape[1]
-        z = f.reshape(n * k, -1) @ self.projection
-        c = self.centres
-        d2 = ((z * z).sum(axis=1)[:, None] - 2.0 * (z @ c.T)
-              + (c * c).sum(axis=1)[None]).reshape(n, k, -1).min(axis=1)
-        return np.maximum(d2, 0.0) / c.shape[1]
-
-    @staticmethod
-    def nearest(d2: FloatImage, allowed: NDArray[np.bool_] | None = None) -> Look:
-        """Each face's nearest token and runner-up (``band_model.Look``) at squared
-        distances ``d2`` (``distances``), among the tokens ``allowed`` (faces x tokens)
-        where that leaves two or more."""
-        if allowed is not None:
-            few = allowed.sum(axis=1) < 2
-            d2 = np.where(allowed | few[:, None], d2, np.inf)
-        two = np.argsort(d2, axis=1)[:, :2]
-        near = np.take_along_axis(d2, two, 1)
-        return Look(two[:, 0], near[:, 0], near[:, -1], two[:, -1])
-
+        return nearest_shift(f, self.projection, self.centres) / self.centres.shape[1]

@@ -37,7 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 from threadpoolctl import ThreadpoolController
 
-from vision.band_model import BandModel, as_trained
+from vision.band_model import BandModel, as_trained, two_nearest
 from vision.calibrate import Calibration
 from vision.face_model import FACE_PX, FACE_SEARCH_PX, FaceModel
 from vision.mat import MatLayout, Zone, standard_mat
@@ -296,7 +296,7 @@ class Reader:
         faces, _ = as_trained(np.stack([self._face(c, frame, m2f) for c in shown]),
                               np.nan if soft is None else soft, FACE_PX)
         allowed = [c.judged.allowed for c in shown]  # type: ignore[union-attr]
-        look = FaceModel.nearest(self.face.distances(faces), None if any(
+        look = two_nearest(self.face.distances(faces), None if any(
             a is None for a in allowed) else np.stack(allowed))  # type: ignore[arg-type]
         for c, k, says in zip(shown, look.best.tolist(),
                               face_speaks(look.nearest, look.runner_up).tolist(), strict=True):

@@ -49,7 +49,7 @@ def collect(index: int, scenes: int, seed: int = SEED) -> list[dict[str, Any]]:
     profile, _ = bench_designs.enrol(art, np.random.default_rng([seed, 1, index]))
     if profile is None:
         return []
-    # The band model alone: the faces' witness (``trust.witnessed``) is not fitted here.
+    # The band model alone: the faces' bar (``trust.face_speaks``) is not fitted here.
     reader = Reader(profile, model=BandModel.train(profile))
     log: list[FloatImage] = []
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from companion.rules.cards import parse_token
-from vision.band_model import as_camera_shows
+from vision.band_model import as_camera_shows, two_nearest
 from vision.designs import design
 from vision.face_model import FACE_PX, FACE_SEARCH_PX, FaceModel
 from vision.learnt import with_model
@@ -41,7 +41,7 @@ def test_a_face_lies_near_its_own_card_and_far_from_every_other(deck):
     model = FaceModel.train(deck, seed=1, samples=12)
     assert model is not None
     shown = ["R2", "R10", "G7", "B5", "AL"]
-    look = FaceModel.nearest(model.distances(_faces(deck, shown, 2)))
+    look = two_nearest(model.distances(_faces(deck, shown, 2)))
     assert [model.tokens[b] for b in look.best] == shown
     # A whole face tells its card surely: the runner-up lies many times further.
     assert (np.log(look.runner_up / look.nearest) > 1.0).all()
@@ -54,7 +54,7 @@ def test_the_faces_and_their_model_survive_the_profile_file(deck, tmp_path):
     assert again.faces is not None and np.array_equal(again.faces, deck.faces)
     model = FaceModel.of(again)
     assert model is not None and model.tokens == deck.tokens
-    look = FaceModel.nearest(model.distances(_faces(deck, ["B7", "FOG"], 3)))
+    look = two_nearest(model.distances(_faces(deck, ["B7", "FOG"], 3)))
     assert [model.tokens[b] for b in look.best] == ["B7", "FOG"]
 
 

@@ -111,13 +111,10 @@ def outside(ev: FloatImage) -> NDArray[np.bool_]:
                       | (colour_off > COLOUR_OUT / 10.0))
 
 
-
 # The whole face of a zone's last card (``vision.face_model``) speaks where it lies near
 # one card (FACE_NEAR, squared distance per dimension) and its runner-up much further
-# (FACE_GAP, the log of their ratio): the card is then the face's, at FACE_TRUST. On
-# the last cards of eight tuning decks' fresh scenes (820), a face that spoke was never
-# wrong (506, 58 of them cards the band left unknown or misread); wrong faces' gaps
-# reached 0.41. On twelve others' unknown last cards: 62 of 330 named, none wrong.
+# (FACE_GAP, the log of their ratio): the card is then the face's, at FACE_TRUST. Set
+# where no face that spoke on the tuning decks' last cards was wrong (vision/README.md).
 FACE_NEAR: Final = 2.0
 FACE_GAP: Final = 1.0
 FACE_TRUST: Final = 0.995
@@ -125,5 +122,5 @@ FACE_TRUST: Final = 0.995
 
 def face_speaks(nearest: FloatImage, runner_up: FloatImage) -> NDArray[np.bool_]:
     """Per face, whether it names its card (its nearest card's and the runner-up's
-    squared distances, ``FaceModel.nearest``)."""
+    squared distances, ``band_model.two_nearest``)."""
     return np.asarray((nearest <= FACE_NEAR) & (log_gap(nearest, runner_up) >= FACE_GAP))
