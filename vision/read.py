@@ -279,9 +279,9 @@ class Reader:
                   soft: float | None) -> None:
         """Each zone's last card the band left unknown, or named as a card named
         elsewhere too (one of them is wrong), named as its whole face says where the
-        face speaks (``vision.face_model``, ``trust.face_speaks``), among the cards its
-        zone may hold. (A card the band alone names the face never contradicted on
-        the tuning decks; weighing every last card's face took some 30 ms a frame.)"""
+        face speaks (``vision.face_model``, ``trust.face_speaks``) of a card its zone
+        may hold and one of the band's two nearest. (A card the band alone names the
+        face never contradicted on the tuning decks.)"""
         if self.face is None:
             return
         last: dict[str, CardRead] = {}
@@ -296,10 +296,16 @@ class Reader:
         faces, _ = as_trained(np.stack([self._face(c, frame, m2f) for c in shown]),
                               np.nan if soft is None else soft, FACE_PX)
         allowed = [c.judged.allowed for c in shown]  # type: ignore[union-attr]
-        look = two_nearest(self.face.distances(faces), None if any(
-            a is None for a in allowed) else np.stack(allowed))  # type: ignore[arg-type]
+        zones = None if any(a is None for a in allowed) else np.stack(allowed)  # type: ignore[arg-type]
+        look = two_nearest(self.face.distances(faces), zones)
+        # The face names one of the band's own two nearest cards: a face alone took an
+        # orange card for the yellow of its rank, which the band put third.
+        band = two_nearest(np.stack([c.judged.distances for c in shown]),  # type: ignore[union-attr]
+                           zones)
+        agree = (look.best == band.best) | (look.best == band.second)
         for c, k, says in zip(shown, look.best.tolist(),
-                              face_speaks(look.nearest, look.runner_up).tolist(), strict=True):
+                              (face_speaks(look.nearest, look.runner_up) & agree).tolist(),
+                              strict=True):
             if says:
                 token = self.face.tokens[k]
                 c.confidence = max(c.confidence, FACE_TRUST) if token == c.token else FACE_TRUST
