@@ -39,7 +39,6 @@ SEARCHES: Final = 3  # times looked for further out while a side moved by half a
 OUTSIDE_PX: Final = 3  # px inside the outline located that count as at it
 NOISE_TIMES: Final = 4.0  # times a side's median line: weaker is the table's grain
 TRACK_PX: Final = 2  # how far each profile's step may lie from the side's line
-COARSE_BLUR: Final = 1 / 150  # of the image's short side: the coarse edges' blur
 DIM: Final = 60  # a photo whose lightest tenth is darker than this (of 255) is too dark
 
 
@@ -144,11 +143,8 @@ def _regions(small: Image) -> list[np.ndarray]:
     (``unlike_border``)."""
     h, w = small.shape[:2]
     out: list[np.ndarray] = []
-    fine = cv2.GaussianBlur(small, (0, 0), 1.2)
-    # And coarse: a checked or flowered cloth's edges run into the card's and leave no
-    # hole bounded by its outline; blurred at a check's scale, only the card's stay.
-    coarse = cv2.GaussianBlur(small, (0, 0), COARSE_BLUR * min(h, w))
-    for blur, lo, hi in ((fine, 40, 120), (fine, 20, 60), (coarse, 10, 30)):
+    blur = cv2.GaussianBlur(small, (0, 0), 1.2)
+    for lo, hi in ((40, 120), (20, 60)):
         edges: Image = np.zeros((h, w), np.uint8)
         for ch in cv2.split(blur):
             edges |= cv2.Canny(ch, lo, hi)
