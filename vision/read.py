@@ -296,12 +296,14 @@ class Reader:
         faces, _ = as_trained(np.stack([self._face(c, frame, m2f) for c in shown]),
                               np.nan if soft is None else soft, FACE_PX)
         allowed = [c.judged.allowed for c in shown]  # type: ignore[union-attr]
-        zones = None if any(a is None for a in allowed) else np.stack(allowed)  # type: ignore[arg-type]
-        look = two_nearest(self.face.distances(faces), zones)
+        # The cards each zone may hold (none: every card).
+        holds = None if any(a is None for a in allowed) else np.stack(
+            allowed)  # type: ignore[arg-type]
+        look = two_nearest(self.face.distances(faces), holds)
         # The face names one of the band's own two nearest cards: a face alone took an
         # orange card for the yellow of its rank, which the band put third.
         band = two_nearest(np.stack([c.judged.distances for c in shown]),  # type: ignore[union-attr]
-                           zones)
+                           holds)
         agree = (look.best == band.best) | (look.best == band.second)
         for c, k, says in zip(shown, look.best.tolist(),
                               (face_speaks(look.nearest, look.runner_up) & agree).tolist(),
