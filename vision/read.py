@@ -431,8 +431,25 @@ class Reader:
             j += 1
             if reads and not certain and t > next_top - MIN_GAP_MM * LOW_PX:
                 continue  # within the band of the card found below: a line in it
-            if len(group[j - 1]) == 1:
+            if len(group[j - 1]) == 1 and (j < len(up) or not st.elsewhere):
                 found = yield from read_at(t, certain, next_top)
+            elif len(group[j - 1]) == 1:
+                # The stack's outline is shorter than a card: its first card's band is
+                # read at each place its top may lie, in one round, and the one that
+                # reads best as an index stands.
+                places = [t, *st.elsewhere]
+                new = [p_ for p_ in places if st.shown(p_, next_top) not in asked]
+                if new:
+                    asks = [st.ask(p_, True, next_top) for p_ in new]
+                    got = yield asks
+                    asked.update({st.shown(p_, next_top): (a.cx, rd)
+                                  for p_, a, rd in zip(new, asks, got, strict=True)})
+                found = None
+                for p_ in places:
+                    rd = yield from read_at(p_, True, next_top)
+                    if rd is not None and (found is None or (rd.token != UNKNOWN, rd.score)
+                                           > (found.token != UNKNOWN, found.score)):
+                        found = rd
             else:
                 # The group's bands asked in one round, then taken in turn; the tops
                 # below the one that stands lie in its band.

@@ -396,3 +396,38 @@ def test_a_card_known_in_a_zone_not_read_is_no_rival_of_a_band_read_now(classic,
     lone = [read.CardRead("flag1.north", 0, UNKNOWN, 0.97, 0.9, [], judged=doubt)]
     reader._without_taken(lone)
     assert seen == [{"R3", "G8"}] and lone[0].token == UNKNOWN  # nothing taken: no call
+
+
+def test_a_card_whose_pale_top_passes_for_mat_is_read_at_its_top_not_its_picture(
+        classic, monkeypatch):
+    # A tactic's light title strip as pale as the mat: the stack's outline starts some
+    # 30 mm down the card, at its picture. Any card is a card long, so its top is also
+    # looked for one card height above the outline's bottom.
+    import dataclasses
+
+    from vision import read as read_module
+
+    stacks = {"south.guile": ["SCOUT"], "flag2.south.env": ["FOG"]}
+    table = lay_table(stacks, "classic", np.random.default_rng(8), crooked_deg=0.0)
+    frame = photograph(table, CAMERA, PLAIN, np.random.default_rng(3)).image
+    real = read_module.not_mat
+
+    def pale_tops(colour, ref):
+        fg = real(colour, ref).copy()
+        for card in table.cards:
+            (x0, y0), (x1, _), _, (_, y3) = card.corners
+            top, down = (y0, 1.0) if y3 > y0 else (y0, -1.0)
+            lo, hi = sorted((top, top + 30.0 * down))
+            fg[int(lo):int(hi) + 1, int(min(x0, x1)) - 2:int(max(x0, x1)) + 3] = 0
+        return fg
+
+    monkeypatch.setattr(read_module, "not_mat", pale_tops)
+    reader = Reader(classic)
+    cal = Calibrator().update(frame)
+    assert reader.read(frame, cal).zones() == stacks
+    # Read only where the outline starts, neither card is named.
+    real_stack = read_module.find_stack
+    monkeypatch.setattr(read_module, "find_stack", lambda *a: dataclasses.replace(
+        real_stack(*a), elsewhere=()) if real_stack(*a) is not None else None)
+    got = reader.read(frame, cal).zones()
+    assert all(got.get(z) != cards for z, cards in stacks.items()), got

@@ -27,6 +27,7 @@ MIN_GAP_MM: Final = 12.0  # closest two fanned card tops can be: the band (16 mm
 PEAK_SEPARATION_MM: Final = 3.0  # candidate edges closer than this are one edge
 COVER_SLACK_MM: Final = 3.0  # a crooked covering card hides this much more at one corner
 MIN_EDGE: Final = 5.0  # colour step (sum of BGR levels) of a covered card's top edge
+FIRST_TRIES: Final = 2  # edges tried above a stack's outline that is shorter than a card
 SHORT_MM: Final = 8.0  # how far a stack's outline may fall short of its cards: a card's
 # edge printed as pale as the mat (a frame of fine grey lines), softened, passes for mat
 
@@ -102,6 +103,9 @@ class Stack:
     tops: list[tuple[float, bool]]
     profile: DeckProfile
     th: int  # a whole band's height in template px
+    # Where else the stack's first top may lie, where its outline is shorter than a card:
+    # all are read and the one that reads best as an index stands (``first_tops``).
+    elsewhere: tuple[float, ...] = ()
 
     @property
     def middle(self) -> float:
@@ -215,4 +219,29 @@ def find_stack(zone: Zone, fg_all: Image, colour_all: FloatImage, profile: DeckP
         # Keep the strongest peaks, one per edge; which are cards is decided later.
         tops += [(float(c), False) for c in sorted(_one_per_edge(peaks, grad))]
         tops.append((last, True))
-    return Stack(zone, fg, top, bottom, cols, c0, c1, grad, tops, p, th)
+    elsewhere: tuple[float, ...] = ()
+    if bottom - top < (p.card_h - SHORT_MM) * LOW_PX:
+        grad = _grad(zone, colour_all, inner) if not len(grad) else grad
+        elsewhere = first_tops(grad, top, bottom, p.card_h)
+    return Stack(zone, fg, top, bottom, cols, c0, c1, grad, tops, p, th, elsewhere)
+
+
+def first_tops(grad: FloatImage, top: float, bottom: float, card_h: float) -> tuple[float, ...]:
+    """Where else the top of a stack outlined from ``top`` to ``bottom``, shorter than a
+    card, may lie: a card's top or bottom printed as pale as the mat (a tactic's
+    light title strip) passes for mat, and its outline starts at its picture. So one
+    card height above the bottom, and where the colour steps most across the card
+    above the outline (up to SHORT_MM beyond that height); ``grad``: each row
+    boundary's step."""
+    above = bottom - card_h * LOW_PX
+    lo = int(max(0.0, above - SHORT_MM * LOW_PX))
+    hi = int(top - PEAK_SEPARATION_MM * LOW_PX)
+    found = [max(0.0, above)]
+    if hi > lo:
+        found += [float(r) for r in _one_per_edge(list(range(lo + 1, hi + 1)), grad, FIRST_TRIES)]
+    out: list[float] = []
+    for t in found:
+        if abs(t - top) >= PEAK_SEPARATION_MM * LOW_PX and all(
+                abs(t - o) >= PEAK_SEPARATION_MM * LOW_PX for o in out):
+            out.append(t)
+    return tuple(out)
