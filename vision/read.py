@@ -424,6 +424,28 @@ class Reader:
                 return None  # like no card's index at all: glare or a shadow, not a card
             return rd
 
+        def read_best(places: list[float], certain: bool) -> Generator[
+                list[Ask], list[CardRead | None], tuple[CardRead | None, int]]:
+            """Of the bands whose tops are at ``places`` (asked in one round, then taken in
+            turn), the one that reads best as an index (named before unknown, then by
+            score), and which it is."""
+            fresh: dict[tuple[float, int, int], float] = {}
+            for p_ in places:
+                if st.shown(p_, next_top) not in asked:
+                    fresh.setdefault(st.shown(p_, next_top), p_)
+            if fresh:
+                asks = [st.ask(p_, certain, next_top) for p_ in fresh.values()]
+                got = yield asks
+                asked.update({key: (a.cx, rd)
+                              for key, a, rd in zip(fresh, asks, got, strict=True)})
+            found, at = None, -1
+            for k, p_ in enumerate(places):
+                rd = yield from read_at(p_, certain, next_top)
+                if rd is not None and (found is None or (rd.token != UNKNOWN, rd.score)
+                                       > (found.token != UNKNOWN, found.score)):
+                    found, at = rd, k
+            return found, at
+
         next_top = st.bottom
         j = 0
         while j < len(up):
@@ -431,42 +453,18 @@ class Reader:
             j += 1
             if reads and not certain and t > next_top - MIN_GAP_MM * LOW_PX:
                 continue  # within the band of the card found below: a line in it
-            if len(group[j - 1]) == 1 and (j < len(up) or not st.elsewhere):
-                found = yield from read_at(t, certain, next_top)
-            elif len(group[j - 1]) == 1:
+            if j == len(up) and st.elsewhere:
                 # The stack's outline is shorter than a card: its first card's band is
-                # read at each place its top may lie, in one round, and the one that
-                # reads best as an index stands.
-                places = [t, *st.elsewhere]
-                new = [p_ for p_ in places if st.shown(p_, next_top) not in asked]
-                if new:
-                    asks = [st.ask(p_, True, next_top) for p_ in new]
-                    got = yield asks
-                    asked.update({st.shown(p_, next_top): (a.cx, rd)
-                                  for p_, a, rd in zip(new, asks, got, strict=True)})
-                found = None
-                for p_ in places:
-                    rd = yield from read_at(p_, True, next_top)
-                    if rd is not None and (found is None or (rd.token != UNKNOWN, rd.score)
-                                           > (found.token != UNKNOWN, found.score)):
-                        found = rd
+                # read at each place its top may lie too.
+                found, _ = yield from read_best([t, *st.elsewhere], True)
+            elif len(group[j - 1]) == 1:
+                found = yield from read_at(t, certain, next_top)
             else:
-                # The group's bands asked in one round, then taken in turn; the tops
-                # below the one that stands lie in its band.
-                shown = {st.shown(up[k][0], next_top): k for k in group[j - 1]}
-                new = [key for key in shown if key not in asked]
-                if new:
-                    asks = [st.ask(up[shown[key]][0], False, next_top) for key in new]
-                    got = yield asks
-                    asked.update({key: (a.cx, rd)
-                                  for key, a, rd in zip(new, asks, got, strict=True)})
-                found, best = None, j
-                for k in group[j - 1]:
-                    rd = yield from read_at(up[k][0], False, next_top)
-                    if rd is not None and (found is None or (rd.token != UNKNOWN, rd.score)
-                                           > (found.token != UNKNOWN, found.score)):
-                        found, best = rd, k + 1
-                j = best
+                # The tops below the one that stands lie in its band.
+                members = group[j - 1]
+                found, which = yield from read_best([up[k][0] for k in members], False)
+                if found is not None:
+                    j = members[which] + 1
             if found is not None:
                 reads.append(found)
                 sure.append(certain)
