@@ -39,6 +39,9 @@ SEARCHES: Final = 3  # times looked for further out while a side moved by half a
 OUTSIDE_PX: Final = 3  # px inside the outline located that count as at it
 NOISE_TIMES: Final = 4.0  # times a side's median line: weaker is the table's grain
 TRACK_PX: Final = 2  # how far each profile's step may lie from the side's line
+GROWN_CONTRAST: Final = 15.0  # colour step (BGR levels summed) of an edge found further out
+SQUARE: Final = 0.08  # how much squatter or taller than its card an outline may look: a card
+# tilted 20° toward the phone looks up to 6 % so (the phone photos' poses, vision.photos)
 DIM: Final = 60  # a photo whose lightest tenth is darker than this (of 255) is too dark
 
 
@@ -62,7 +65,7 @@ def _side_contrast(img: FloatImage, a: np.ndarray, b: np.ndarray, d: float) -> F
     n = np.array([(b - a)[1], -(b - a)[0]], np.float32) / max(float(np.linalg.norm(b - a)), 1e-6)
     pts = np.concatenate([p - d * n, p + d * n]).astype(np.float32)
     vals = cv2.remap(img, pts[:, :1], pts[:, 1:], cv2.INTER_LINEAR,
-                     borderMode=cv2.BORDER_REPLICATE)[:, 0]
+                     borderMode=cv2.BORDER_REPLICATE)[:, 0].astype(np.float32)
     return np.abs(vals[:24] - vals[24:]).sum(axis=1)
 
 
@@ -105,7 +108,7 @@ def _grow(img: FloatImage, small: Image, q: np.ndarray, aspect: float) -> np.nda
         vals = cv2.remap(img, pts[..., 0].reshape(len(t), -1), pts[..., 1].reshape(len(t), -1),
                          cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(
                              len(t), len(offs), 2, -1)
-        share = (np.abs(vals[:, :, 0] - vals[:, :, 1]).sum(axis=2) > 15).mean(axis=0)
+        share = (np.abs(vals[:, :, 0] - vals[:, :, 1]).sum(axis=2) > GROWN_CONTRAST).mean(axis=0)
         # Past the quad's own edge, the middle of the next run of sharp edge.
         hit = share >= 0.75
         past = np.nonzero(~hit)[0]
@@ -240,7 +243,7 @@ def _locate(small: Image, aspect: float, name: str) -> np.ndarray:
                     if grown is None:
                         break
                     # Fainter will do: a straight edge just outside a card-shaped one.
-                    g, s = grown, _support(img, grown, 15.0)
+                    g, s = grown, _support(img, grown, GROWN_CONTRAST)
                     best.append((s, cv2.contourArea(g), g))
             elif not upright and s >= 0.75:
                 sideways = max(sideways, cv2.contourArea(q))
@@ -415,6 +418,74 @@ def find_outline(img: Image, card_w: float, card_h: float, name: str = "photo",
         if float(np.abs(corners - moved).max()) < 0.5 * reach:
             break
     corners, width = _refine(img, corners, 4.0)
-    return corners, width
+    return _whole(img, corners, card_w, card_h, name), width
+
+
+def _mean_in(img: Image, quad: np.ndarray) -> FloatImage:
+    """The mean colour of ``img`` inside ``quad``."""
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+    crop = img[y0:y1, x0:x1]
+    mask = np.zeros(crop.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad - [x0, y0]).astype(np.int32), 1)
+    return np.array(cv2.mean(crop, mask)[:3])
+
+
+def proportion(q: np.ndarray) -> float:
+    """A quad's (TL, TR, BR, BL) width over its height, each the mean of two sides."""
+    lens = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+    return float((lens[0] + lens[2]) / (lens[1] + lens[3]))
+
+
+def _whole(img: Image, q: np.ndarray, card_w: float, card_h: float, name: str) -> np.ndarray:
+    """The whole card's outline where ``q`` looks squatter or narrower than any card
+    of ``card_w`` x ``card_h`` mm tilted up to 20°: a strip at one end printed like the
+    table around it (a navy header on dark checks) was taken for the table, and the
+    card flattened from it would be stretched, its index lost. Each of the two ends
+    is moved out by what the outline lacks and refined onto the edge there; where
+    the card then has its proportions, the end whose new edge steps more stands.
+    Else a ``ProfileError`` saying what to change."""
+    r = proportion(q) / (card_w / card_h)
+    if abs(r - 1.0) <= SQUARE:
+        return q
+    lens = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+    # Too squat: the top or the bottom lacks; too narrow: the right or the left.
+    ends, lack = (((0, 2), (lens[1] + lens[3]) / 2 * (r - 1)) if r > 1
+                  else ((1, 3), (lens[0] + lens[2]) / 2 * (1 / r - 1)))
+    best: tuple[float, np.ndarray] | None = None
+    for k in ends:
+        a, b = k, (k + 1) % 4
+        moved = q.copy()
+        # Each of the end's corners slides on along the side it ends.
+        for c, prev in ((a, (a - 1) % 4), (b, (b + 1) % 4)):
+            along = q[c] - q[prev]
+            moved[c] = q[c] + along / float(np.linalg.norm(along)) * lack
+        whole, _w = _refine(img, moved, 0.25 * lack + 3.0)
+        # The moved end must lie on an edge along most of it (a side no edge was found
+        # for stays where it was put) and make the card's proportions.
+        edge = _side_contrast(img, whole[a], whole[b], 1.5) > GROWN_CONTRAST
+        if (edge.mean() < 0.5
+                or abs(proportion(whole) / (card_w / card_h) - 1.0) > SQUARE):
+            continue
+        # What the end adds is card, unlike the table beyond it; at the wrong end it is
+        # more of that table.
+        beyond = whole[[a, b]] + (whole[[a, b]] - q[[a, b]])
+        added = np.array([q[a], whole[a], whole[b], q[b]])
+        outside = np.array([whole[a], beyond[0], beyond[1], whole[b]])
+        unlike = float(np.linalg.norm(_mean_in(img, added) - _mean_in(img, outside)))
+        if best is None or unlike > best[0]:
+            best = (unlike, whole)
+    if best is None:
+        says = (_("{name}: the card's outline is squatter than a card of {w:g} x {h:g} mm: "
+                  "its top or bottom passes for the table (printed like it); lay the card on "
+                  "a plain surface unlike its edge, photograph it from straight above, or "
+                  "give the deck's card size")
+                if r > 1 else
+                _("{name}: the card's outline is narrower than a card of {w:g} x {h:g} mm: "
+                  "a side of it passes for the table (printed like it); lay the card on a "
+                  "plain surface unlike its edge, photograph it from straight above, or "
+                  "give the deck's card size"))
+        raise ProfileError(says.format(name=name, w=card_w, h=card_h))
+    return best[1]
 
 

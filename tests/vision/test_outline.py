@@ -46,8 +46,10 @@ def test_the_corners_lie_on_the_cards_edge():
             px_mm = float(np.linalg.norm(truth[3] - truth[0])) / h
             errors.append(float(np.linalg.norm(found - truth, axis=1).max()) / px_mm)
     # Most cards flatten to a fraction of a millimetre; known misses (a frame taken
-    # for the edge, a checked cloth's line beyond it) are in vision/README.md.
-    assert refused <= 3, refused
+    # for the edge, a checked cloth's line beyond it) are in vision/README.md. Of the
+    # 36 photos 4 are refused: one of them tune-05's card on checks, outlined 8 mm off
+    # and narrower than any card, which flattened it stretched before.
+    assert refused <= 4, refused
     assert float(np.median(errors)) < 0.3, errors
     assert np.mean(np.array(errors) < 1.0) >= 0.8, errors
 
@@ -95,3 +97,45 @@ def test_the_card_is_told_apart_from_the_colours_of_the_table_around_it():
     mask = unlike_border(photo) > 0
     assert mask[inside].mean() > 0.5, mask[inside].mean()
     assert mask[outside].mean() < 0.05, mask[outside].mean()
+
+
+def test_a_header_strip_printed_like_the_table_is_not_cut_off(monkeypatch):
+    # tune-08: a navy strip across the card's top holds its index; on a dark red and
+    # mint check the strip passes for the table, and the outline found first is the
+    # white body's, some 15 mm short. No tilt makes a card that squat: the end that
+    # adds card, not table, is found.
+    import vision.outline as outline
+
+    art = design("tune", 8)
+    w, h = art.card_mm
+    seeds = (8, 18, 35, 38, 58)
+
+    def found(seed: int) -> tuple[float, float]:
+        photo, truth = photo_pixels(art.render(parse_token("B9"), 8.0),
+                                    np.random.default_rng(seed), "checks", (1008, 756))
+        corners, _ = find_outline(photo, w, h, "B9")
+        px_mm = float(np.linalg.norm(truth[3] - truth[0])) / h
+        return (float(np.linalg.norm(corners - truth, axis=1).max()) / px_mm,
+                outline.proportion(corners) / (w / h))
+
+    for seed in seeds:
+        error, squat = found(seed)
+        assert error < 1.0 and abs(squat - 1) < outline.SQUARE, (seed, error, squat)
+    # Taken as first found, each would be flattened stretched, its index gone.
+    monkeypatch.setattr(outline, "SQUARE", 1.0)
+    assert all(found(seed)[0] > 10.0 for seed in seeds)
+
+
+def test_a_card_of_other_proportions_than_given_is_refused_saying_so():
+    # A 59 x 91 mm card enrolled as 59 x 80 (the wrong --card-mm): its true outline
+    # looks narrower than such a card can, and no side of it is found further out.
+    import pytest
+
+    art = design("tune", 8)
+    w, h = art.card_mm
+    photo, _ = photo_pixels(art.render(parse_token("R5"), 8.0), np.random.default_rng(2),
+                            "grey", (1008, 756))
+    find_outline(photo, w, h, "R5")  # as given, it is taken
+    with pytest.raises(ProfileError, match=r"R5: the card's outline is narrower than a card "
+                       r"of 59 x 80 mm.*card size"):
+        find_outline(photo, w, 80.0, "R5")
