@@ -443,8 +443,9 @@ def _whole(img: Image, q: np.ndarray, card_w: float, card_h: float, name: str) -
     table around it (a navy header on dark checks) was taken for the table, and the
     card flattened from it would be stretched, its index lost. Each of the two ends
     is moved out by what the outline lacks and refined onto the edge there; where
-    the card then has its proportions, the end whose new edge steps more stands.
-    Else a ``ProfileError`` saying what to change."""
+    the card then has its proportions and that end lies on an edge, the end that
+    adds what is most unlike the table beyond it stands. Else a ``ProfileError``
+    saying what to change."""
     r = proportion(q) / (card_w / card_h)
     if abs(r - 1.0) <= SQUARE:
         return q
