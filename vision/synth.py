@@ -29,6 +29,7 @@ import numpy as np
 from companion.rules.cards import TACTICS, TROOPS, Tactic, Terrain
 from vision.deck_art import CardArt, Style, as_art
 from vision.mat import MatLayout, Zone, standard_mat
+from vision.outline import proportion
 from vision.render_mat import render_mat
 from vision.room import (  # the wide room's light, table and laying
     LIGHT_KINDS,
@@ -586,10 +587,16 @@ def card_photo(token: str, style: Style | CardArt, rng: np.random.Generator,
     scale = rng.uniform(0.55, 0.75) * h / ch
     cx, cy = w / 2 + rng.uniform(-40, 40), h / 2 + rng.uniform(-40, 40)
     jitter = rng.uniform(-0.04, 0.04, (4, 2)) * np.array([cw, ch]) * scale
-    dst = np.array([[cx - cw * scale / 2, cy - ch * scale / 2],
-                    [cx + cw * scale / 2, cy - ch * scale / 2],
-                    [cx + cw * scale / 2, cy + ch * scale / 2],
-                    [cx - cw * scale / 2, cy + ch * scale / 2]]) + jitter
+    square = np.array([[cx - cw * scale / 2, cy - ch * scale / 2],
+                       [cx + cw * scale / 2, cy - ch * scale / 2],
+                       [cx + cw * scale / 2, cy + ch * scale / 2],
+                       [cx - cw * scale / 2, cy + ch * scale / 2]])
+    dst = square + jitter
+    # The corners' jitter stands for the phone's tilt, which foreshortens a rigid card
+    # by at most 6 % at 20°: jitter that would stretch it more is scaled down.
+    while abs(proportion(dst) / (cw / ch) - 1.0) > 0.06:
+        jitter *= 0.5
+        dst = square + jitter
     src = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float32)
     m = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
     grey = float(rng.uniform(90, 170))
