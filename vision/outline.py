@@ -57,7 +57,8 @@ def _cyclic(quad: np.ndarray) -> np.ndarray:
     return np.roll(q, -start, axis=0).astype(np.float32)
 
 
-def _side_contrast(img: FloatImage, a: np.ndarray, b: np.ndarray, d: float) -> FloatImage:
+def _side_contrast(img: Image | FloatImage, a: np.ndarray, b: np.ndarray, d: float,
+                   ) -> FloatImage:
     """Colour difference across the segment a-b at 24 points: inside minus outside
     (``d`` pixels either side; clockwise corners put the outside on the left)."""
     t = np.linspace(0.1, 0.9, 24, dtype=np.float32)[:, None]

@@ -427,7 +427,11 @@ def test_a_card_whose_pale_top_passes_for_mat_is_read_at_its_top_not_its_picture
     assert reader.read(frame, cal).zones() == stacks
     # Read only where the outline starts, neither card is named.
     real_stack = read_module.find_stack
-    monkeypatch.setattr(read_module, "find_stack", lambda *a: dataclasses.replace(
-        real_stack(*a), elsewhere=()) if real_stack(*a) is not None else None)
+
+    def outline_only(*args):
+        st = real_stack(*args)
+        return None if st is None else dataclasses.replace(st, elsewhere=())
+
+    monkeypatch.setattr(read_module, "find_stack", outline_only)
     got = reader.read(frame, cal).zones()
     assert all(got.get(z) != cards for z, cards in stacks.items()), got
