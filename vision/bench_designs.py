@@ -39,7 +39,10 @@ from vision.stabilize import vote
 from vision.synth import room_scene, room_seed
 from vision.types import FloatImage, Image
 
-RETAKES = 2
+# A refused card is shot again, on a table not tried yet each time, as the refusal asks
+# and as a player must (``enroll --from-dir`` takes no deck with a card missing unless
+# told ``--partial``): on every other table if need be.
+RETAKES = len(TABLES) - 1
 PHOTO_SIZE = (2016, 1512)  # a phone photo at a third of 12 MP: as much of the card
 # as enrolment keeps (6 px/mm), in a fraction of the time
 
@@ -48,8 +51,9 @@ def enrol(art: CardArt, rng: np.random.Generator, photo_size: tuple[int, int] = 
           ) -> tuple[DeckProfile | None, int]:
     """The deck enrolled from one phone photo per card, all on one table (as a
     player shoots a deck: one sitting, one table, one lamp), and how many photos
-    enrolment refused. A refused card is shot again on another table, as the
-    refusal asks, up to ``RETAKES`` times."""
+    enrolment refused. A refused card is shot again on the other tables in turn, as the
+    refusal asks, until one is taken: a card refused on every table is never taken,
+    and the profile lacks it."""
     table = TABLES[int(rng.integers(len(TABLES)))]
     w, h = art.card_mm
     refused = 0
@@ -58,7 +62,7 @@ def enrol(art: CardArt, rng: np.random.Generator, photo_size: tuple[int, int] = 
     with tempfile.TemporaryDirectory() as tmp:
         for face in ALL_FACES:
             path = Path(tmp) / f"{face.token}.jpg"
-            on = table
+            on, others = table, None
             for _ in range(RETAKES + 1):
                 # Some phones store the pixels turned and say so in EXIF.
                 turn = (None, 6, 8, 3)[int(rng.integers(4))] if rng.random() < 0.3 else None
@@ -69,7 +73,9 @@ def enrol(art: CardArt, rng: np.random.Generator, photo_size: tuple[int, int] = 
                     break
                 except ProfileError:
                     refused += 1
-                    on = TABLES[int(rng.integers(len(TABLES)))]
+                    if others is None:  # drawn only when needed: the photos stay the same
+                        others = iter([str(t) for t in rng.permutation(TABLES) if t != table])
+                    on = next(others, on)
             # A card refused every time is never taken: the profile lacks it.
     if not cards:
         return None, refused  # no photo taken at all
