@@ -12,9 +12,12 @@ discriminant learns which pixels tell this deck's cards apart and which only
 vary.
 
 Features are taken at 1 px/mm from the band's visible part: its grey, each
-band to zero mean and unit spread (exposure says nothing of the card), and its
-Lab chroma in 4 mm blocks (the suit). One model per visible height: a covered
-card shows only the top of its band.
+band to zero mean and unit spread (exposure says nothing of the card), its
+Lab chroma in 4 mm blocks (the suit), and its lightness in the same blocks as a
+share of the band's white (a navy and a light violet header differ in little
+else once the grey is brought to unit spread and a lamp has washed their hues
+together). One model per visible height: a covered card shows only the top of
+its band.
 """
 
 from __future__ import annotations
@@ -69,7 +72,8 @@ Window = tuple[int, int, int]  # the telling window: x, y (TPL_PX px in the band
 
 def features(bands: FloatImage, visible_mm: float, card_w: float,
              margin: int = 0, window: Window | None = None,
-             grey_px: float = FEATURE_PX, px_per_mm: float = TPL_PX) -> FloatImage:
+             grey_px: float = FEATURE_PX, px_per_mm: float = TPL_PX,
+             lightness: bool = False) -> FloatImage:
     """Features of ``bands`` ((n, h, w, 3) true-colour BGR 0..1 at ``px_per_mm``, each
     at least ``visible_mm`` high): only what shows of each band counts. With a
     ``margin`` (px on every side), (n, k, d): those of each view of the band at
@@ -77,7 +81,8 @@ def features(bands: FloatImage, visible_mm: float, card_w: float,
 
     The band's grey and chroma are means over blocks (``grey_px`` grey, CHROMA_MM
     chroma): the block means at every pixel are taken once and each shift samples
-    them. The ``window`` (``telling_window``), if given, adds its grey at TPL_PX."""
+    them. The ``window`` (``telling_window``), if given, adds its grey at TPL_PX;
+    ``lightness`` adds the chroma blocks' lightness over the band's white."""
     n = len(bands)
     iy, ix = round(INSET_Y * px_per_mm), round(INSET_X * px_per_mm)
     rows, width = round(visible_mm * px_per_mm), round(card_w * px_per_mm)
@@ -92,8 +97,8 @@ def features(bands: FloatImage, visible_mm: float, card_w: float,
     grey = cv2.boxFilter(fine, -1, (g, g), anchor=(0, 0),
                          borderType=cv2.BORDER_REPLICATE).reshape(n, full_h, full_w)
     lab = cv2.cvtColor(np.clip(tall, 0, 1), cv2.COLOR_BGR2Lab)
-    chroma = cv2.boxFilter(np.ascontiguousarray(lab[:, :, 1:]), -1, (c, c), anchor=(0, 0),
-                           borderType=cv2.BORDER_REPLICATE).reshape(n, full_h, full_w, 2)
+    blocks = cv2.boxFilter(lab, -1, (c, c), anchor=(0, 0),
+                           borderType=cv2.BORDER_REPLICATE).reshape(n, full_h, full_w, 3)
     # Colours as the band's own white shows them: a lamp's cast and the paper's tint
     # (neutral in the profile, cream on the table) come off alike. A white that is
     # itself coloured (a full-bleed face) is left on: it is the suit.
@@ -101,22 +106,28 @@ def features(bands: FloatImage, visible_mm: float, card_w: float,
     pix = lab.reshape(n, full_h, full_w, 3)[:, y0:y0 + h, x0:x0 + w].reshape(n, h * w, 3)
     k = (h * w * (100 - PAPER_PERCENTILE)) // 100
     light = np.argpartition(-pix[:, :, 0], k, axis=1)[:, :k]
-    white = np.take_along_axis(pix[:, :, 1:], light[:, :, None], axis=1).mean(axis=1)
+    lit = np.take_along_axis(pix, light[:, :, None], axis=1).mean(axis=1)
+    white = lit[:, 1:]
     near = np.clip(1.0 - np.linalg.norm(white, axis=1) / PAPER_CHROMA, 0.0, 1.0)
     tint = white * near[:, None]
     # Every shift's views at once, copied straight into the features: the grey and
     # the window's each to zero mean and unit spread, the chroma's without its tint.
-    views = [_shifted(grey, margin, iy, ix, g, gh, gw), _shifted(chroma, margin, iy, ix, c, ch, cw)]
+    views = [_shifted(grey, margin, iy, ix, g, gh, gw),
+             _shifted(blocks[..., 1:], margin, iy, ix, c, ch, cw)]
     if window is not None:
         views.append(_shifted(fine.reshape(n, full_h, full_w), margin, window[1], window[0], 1,
                               window[2], window[2]))
+    if lightness:
+        views.append(_shifted(blocks[..., 0], margin, iy, ix, c, ch, cw))
     sizes = [int(np.prod(v.shape[3:])) for v in views]
     out = np.empty((n, views[0].shape[1] * views[0].shape[2], sum(sizes)), np.float32)
     ends = np.cumsum(sizes)
     parts = [out[:, :, end - size:end] for size, end in zip(sizes, ends, strict=True)]
     for v, part in zip(views, parts, strict=True):
         np.copyto(part.reshape(v.shape, copy=False), v)  # a view: raises rather than copy
-    for part in (parts[0], *parts[2:]):  # the grey and the window, not the chroma
+    if lightness:  # as a share of the band's white: the exposure comes off
+        parts[-1] /= (lit[:, 0] + 1.0)[:, None, None]
+    for part in (parts[0], *parts[2:len(parts) - int(lightness)]):  # the grey and the window
         part -= part.mean(axis=2, keepdims=True)
         part /= (np.sqrt(np.einsum("bsx,bsx->bs", part, part) / part.shape[2]) + 1e-3)[:, :, None]
     parts[1].reshape((*parts[1].shape[:2], -1, 2), copy=False)[...] -= tint[:, None, None]
@@ -280,6 +291,9 @@ class BandModel:
     windows: dict[float, Window] | None = None
     # The self-test's typical gap (``self_test``); none in a model made before it.
     typical_gap: float | None = None
+    # Whether its features weigh the bands' lightness (``features``); not in a model
+    # made before it.
+    lightness: bool = False
 
     @staticmethod
     def train(profile: DeckProfile, seed: int = 0, samples: int = SAMPLES) -> BandModel:
@@ -301,12 +315,13 @@ class BandModel:
                               for i in labels])
             lda = LinearDiscriminantAnalysis(solver="eigen", shrinkage="auto")
             windows[h] = telling_window(tops, list(profile.tokens), h)
-            x = features(drawn, h, profile.card_w, window=windows[h])
+            x = features(drawn, h, profile.card_w, window=windows[h], lightness=True)
             lda.fit(x, labels)
             dims = min(len(lda.classes_) - 1, x.shape[1])  # what the discriminant spans
             proj = np.ascontiguousarray(lda.scalings_[:, :dims], np.float32)
             projections[h], centres[h] = proj, (lda.means_ @ proj).astype(np.float32)
-        model = BandModel(list(profile.tokens), profile.card_w, projections, centres, windows)
+        model = BandModel(list(profile.tokens), profile.card_w, projections, centres, windows,
+                          lightness=True)
         return replace(model, typical_gap=model.self_test(tops, profile.band_mm))
 
     def reads_poorly(self) -> bool:
@@ -347,6 +362,8 @@ class BandModel:
                 out[f"window_{h:g}"] = np.array(self.windows[h], np.float32)
         if self.typical_gap is not None:
             out["typical_gap"] = np.array(self.typical_gap, np.float32)
+        if self.lightness:
+            out["lightness"] = np.array(1, np.float32)
         return out
 
     @staticmethod
@@ -373,12 +390,12 @@ class BandModel:
         typical = (float(gap.flat[0]) if gap is not None and gap.size == 1
                    and np.isfinite(gap.flat[0]) and gap.flat[0] > 0 else None)
         model = BandModel(list(profile.tokens), profile.card_w, projections, centres, windows,
-                          typical)
+                          typical, "lightness" in arrays)
         # A damaged file's projection that does not fit its features reads nothing.
         width = features(np.zeros((1, round(profile.band_mm * TPL_PX) + 2 * SEARCH_PX,
                                    round(profile.card_w * TPL_PX) + 2 * SEARCH_PX, 3),
                                   np.float32), HEIGHTS_MM[0], profile.card_w, SEARCH_PX,
-                         model.window(HEIGHTS_MM[0])).shape[-1]
+                         model.window(HEIGHTS_MM[0]), lightness=model.lightness).shape[-1]
         if projections[HEIGHTS_MM[0]].shape[0] != width:
             return None
         return model
@@ -406,7 +423,8 @@ class BandModel:
         the shift that fits that token best: kept, a band is judged again among fewer
         tokens without its features again (``nearest``)."""
         h = self.height_for(visible_mm)
-        return nearest_shift(features(bands, h, self.card_w, SEARCH_PX, self.window(h)),
+        return nearest_shift(features(bands, h, self.card_w, SEARCH_PX, self.window(h),
+                                      lightness=self.lightness),
                              self.projections[h], self.centres[h])
 
     def nearest(self, d2: FloatImage, visible_mm: float,
