@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 from vision.types import FloatImage
 
 # Fitted on the reads of every tuning design (tune-00..19 in 152 rooms, each design its
-# own, as the reader weighs a band since ``band_model.as_trained``): ``python -m
+# own, as the reader weighs a band since the band model weighs lightness): ``python -m
 # vision.trust_fit --designs 8 --scenes 10 --check 12 --rows R`` reads them, ``--designs
 # 20 --rows R`` fits all twenty.
 # Order: log nearest, log runner-up, templates agree, templates' confidence,
@@ -38,9 +38,9 @@ from vision.types import FloatImage
 # the two logs alone, with smaller weights: its regularisation then costs less), the
 # frame's softness (mm) and that times the gap (in a soft frame every card's band lies
 # nearer every other's, so one gap says more).
-WEIGHTS: Final = np.array([-1.0976, 0.8462, 0.6809, -0.7592, 0.7184, 0.2545, 0.2863,
-                          -0.9749, 2.952, 2.5764, -0.7942, 2.0813])
-BIAS: Final = 0.363
+WEIGHTS: Final = np.array([-1.5432, 1.5196, 0.8136, -0.8526, 0.9641, -0.0575, 1.421,
+                          -0.6865, 2.6927, 2.6135, -2.1179, 2.0191])
+BIAS: Final = 1.2891
 # The typical gap of a deck whose model has no self-test (made before it): the
 # tuning decks' median.
 TYPICAL_GAP: Final = 0.615
@@ -48,11 +48,10 @@ TYPICAL_GAP: Final = 0.615
 # median of the 152 tuning rooms the trust is fitted in (as soft as the model learnt
 # its cards: ``band_model.as_trained`` leaves such a frame's bands as they are).
 TYPICAL_SOFT_MM: Final = 0.81
-# The trust from which a band is named (the rest ask). Each tuning design left out of
-# the fit in turn, 0.99 named 4 306 of their 5 594 right reads and 3 wrong ones; no
-# level named none wrong (0.999: 3 393 and 1), and each wrong read a stricter level
-# drops costs some 450 right ones (vision/README.md).
-NAME_AT: Final = 0.99
+# The trust from which a band is named (the rest ask): the lowest level at which no
+# read of a tuning design left out of the fit in turn was wrong (0.998: 4 082 of their
+# 5 657 right reads named; 0.99: 4 554 and 2 wrong; vision/README.md).
+NAME_AT: Final = 0.998
 # A band the trust left unknown is judged again without the cards named elsewhere on
 # the table (``Classifier.without``) only from this trust among all cards: with its
 # rivals gone a band's gap widens, and bands far below the bar then passed it wrongly
