@@ -111,7 +111,8 @@ def features(bands: FloatImage, visible_mm: float, card_w: float,
     near = np.clip(1.0 - np.linalg.norm(white, axis=1) / PAPER_CHROMA, 0.0, 1.0)
     tint = white * near[:, None]
     # Every shift's views at once, copied straight into the features: the grey and
-    # the window's each to zero mean and unit spread, the chroma's without its tint.
+    # the window's each to zero mean and unit spread, the chroma's without its tint,
+    # the lightness's over the white.
     views = [_shifted(grey, margin, iy, ix, g, gh, gw),
              _shifted(blocks[..., 1:], margin, iy, ix, c, ch, cw)]
     if window is not None:

@@ -61,13 +61,20 @@ def test_a_gap_counts_as_wide_as_it_is_for_its_deck():
     assert wide < _trust(1.0, 1.5) < narrow
 
 
+def _logit(p: float) -> float:
+    return float(np.log(p / (1.0 - p)))
+
+
 def test_a_gap_says_more_in_a_soft_frame():
     # Blur draws every card's band toward every other's: a right read's gap narrows,
-    # so the same gap is surer in a soft frame than in a sharp one.
+    # so widening the gap adds more to the trust in a soft frame than in a sharp one.
     # (A known frame is weighed at least SOFT_AS_TRAINED_MM soft: sharper ones are
     # blurred to it, ``band_model.as_trained``.)
-    assert _trust(1.0, 1.5, pair=0.1, soft_mm=1.3) >= NAME_AT
-    assert _trust(1.0, 1.5, pair=0.1, soft_mm=SOFT_AS_TRAINED_MM) < NAME_AT
+    def widening(soft: float) -> float:
+        return (_logit(_trust(1.0, 2.5, pair=0.1, soft_mm=soft))
+                - _logit(_trust(1.0, 1.5, pair=0.1, soft_mm=soft)))
+
+    assert widening(1.3) > widening(SOFT_AS_TRAINED_MM) > 0
     # A frame whose markers did not say how soft it is: taken as the typical room's.
     assert _trust(1.0, 1.6) == _trust(1.0, 1.6, soft_mm=TYPICAL_SOFT_MM)
 
