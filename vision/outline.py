@@ -40,6 +40,9 @@ OUTSIDE_PX: Final = 3  # px inside the outline located that count as at it
 NOISE_TIMES: Final = 4.0  # times a side's median line: weaker is the table's grain
 TRACK_PX: Final = 2  # how far each profile's step may lie from the side's line
 GROWN_CONTRAST: Final = 15.0  # colour step (BGR levels summed) of an edge found further out
+SUPPORT_CONTRAST: Final = 30.0  # colour step of a card's edge where the table is busy; on a
+FAINTEST: Final = 12.0  # plain one, down to this: TABLE_TIMES its own steps (a navy card on a
+TABLE_TIMES: Final = 3.0  # black cloth steps some 15 levels, where the table steps 3)
 SQUARE: Final = 0.08  # how much squatter or taller than its card an outline may look: a card
 # tilted 20° toward the phone looks up to 6 % so (the phone photos' poses, vision.photos)
 DIM: Final = 60  # a photo whose lightest tenth is darker than this (of 255) is too dark
@@ -85,7 +88,16 @@ def _card_shaped(q: np.ndarray, aspect: float) -> bool:
     return max(cos) < 0.5
 
 
-def _support(img: FloatImage, q: np.ndarray, contrast: float = 30.0) -> float:
+def _edge_bar(small: Image) -> float:
+    """The colour step that makes a card's edge in ``small``: TABLE_TIMES the table's own
+    steps (the 90th percentile of those 3 px apart along the photo's top rows, where
+    the table shows), between FAINTEST and SUPPORT_CONTRAST."""
+    top = cv2.GaussianBlur(small, (0, 0), 1.0)[:12, ::3].astype(np.float32)
+    steps = np.abs(np.diff(top, axis=1)).sum(axis=2)
+    return float(np.clip(TABLE_TIMES * np.percentile(steps, 90), FAINTEST, SUPPORT_CONTRAST))
+
+
+def _support(img: FloatImage, q: np.ndarray, contrast: float = SUPPORT_CONTRAST) -> float:
     """How much of a quad's outline is a sharp colour edge: the mean share of each
     side that stands out, 0 if a side barely does."""
     shares = [float((_side_contrast(img, q[k], q[(k + 1) % 4], 1.5) > contrast).mean())
@@ -203,6 +215,7 @@ def _locate(small: Image, aspect: float, name: str) -> np.ndarray:
     seen: list[np.ndarray] = []
     cut: dict[tuple[str, ...], float] = {}
     sideways = 0.0
+    bar = _edge_bar(small)
     for contour in _regions(small):
         area = cv2.contourArea(contour)
         if not 0.015 * h * w < area < 0.8 * h * w:
@@ -235,7 +248,7 @@ def _locate(small: Image, aspect: float, name: str) -> np.ndarray:
             # taken round a shadow, or a few pixels off, is judged where it belongs.
             for reach in (4.0, 2.0):
                 q, _shift = _refine(small, q, reach)
-            s = _support(img, q)
+            s = _support(img, q, bar)
             if upright and _card_shaped(q, aspect):
                 best.append((s, cv2.contourArea(q), q))
                 g = q
@@ -244,7 +257,7 @@ def _locate(small: Image, aspect: float, name: str) -> np.ndarray:
                     if grown is None:
                         break
                     # Fainter will do: a straight edge just outside a card-shaped one.
-                    g, s = grown, _support(img, grown, GROWN_CONTRAST)
+                    g, s = grown, _support(img, grown, min(GROWN_CONTRAST, bar))
                     best.append((s, cv2.contourArea(g), g))
             elif not upright and s >= 0.75:
                 sideways = max(sideways, cv2.contourArea(q))

@@ -119,14 +119,20 @@ def test_a_sideways_card_and_an_empty_table_are_refused_with_what_to_do():
 
 
 def test_a_card_lost_in_a_dark_photo_is_refused_asking_for_light():
-    # tune-04's dark face on a black cloth in a dim room: its edge steps by a few
-    # levels only. The player is told the photo is too dark, not that no card is there.
+    # tune-04's dark face on a black cloth in a dim room: its edge steps by a dozen
+    # levels, edge enough on a plain cloth (``outline._edge_bar``)...
     art = design("tune", 4)
-    photo, _ = photo_pixels(art.render(parse_token("R1"), 8.0), np.random.default_rng(44),
-                            "black", (2016, 1512))
+    photo, truth = photo_pixels(art.render(parse_token("R1"), 8.0),
+                                np.random.default_rng(44), "black", (2016, 1512))
+    found, _ = find_outline(photo, *art.card_mm, "R1.jpg")
+    px_mm = float(np.linalg.norm(truth[3] - truth[0])) / art.card_mm[1]
+    assert float(np.linalg.norm(found - truth, axis=1).max()) / px_mm < 0.5
+    # ... but in a room dimmer still by a third its edge steps by a few levels only.
+    # The player is told the photo is too dark, not that no card is there.
+    dimmer = (photo.astype(np.float32) * 0.7).astype(np.uint8)
     with pytest.raises(ProfileError, match=r"R1.jpg: .*this dark \(its lightest parts "
                                            r"\d+ of 255\): light the card better"):
-        find_outline(photo, *art.card_mm, "R1.jpg")
+        find_outline(dimmer, *art.card_mm, "R1.jpg")
 
 
 def test_distinctness_names_each_cards_nearest_and_the_cli_prints_the_hardest(tmp_path, capsys):

@@ -2,8 +2,10 @@
 a frame printed inside it nor on the table's grain beyond it."""
 
 import numpy as np
+import pytest
 
 from companion.rules.cards import parse_token
+from vision import outline
 from vision.designs import design
 from vision.outline import find_outline
 from vision.photos import TABLES, photo_pixels
@@ -57,8 +59,6 @@ def test_the_corners_lie_on_the_cards_edge():
 def test_a_card_located_by_a_frame_well_inside_it_is_outlined_at_its_edge(monkeypatch):
     # tune-00: a thick frame of three lines whose innermost, some 3 mm inside the
     # card's edge, is what the photo's outline first finds on a floral cloth.
-    import vision.outline as outline
-
     def errors() -> list[float]:
         return _corner_errors(design("tune", 0), ("O5", "B3", "R10", "Y1", "P6", "G7"),
                               "florals", 7)
@@ -104,8 +104,6 @@ def test_a_header_strip_printed_like_the_table_is_not_cut_off(monkeypatch):
     # mint check the strip passes for the table, and the outline found first is the
     # white body's, some 15 mm short. No tilt makes a card that squat: the end that
     # adds card, not table, is found.
-    import vision.outline as outline
-
     art = design("tune", 8)
     w, h = art.card_mm
     seeds = (8, 18, 35, 38, 58)
@@ -139,3 +137,23 @@ def test_a_card_of_other_proportions_than_given_is_refused_saying_so():
     with pytest.raises(ProfileError, match=r"R5: the card's outline is narrower than a card "
                        r"of 59 x 80 mm.*card size"):
         find_outline(photo, w, 80.0, "R5")
+
+
+def test_a_dark_card_on_a_black_cloth_is_outlined(monkeypatch):
+    """A dark card on a plain black cloth steps some 15 levels at its edge: a plain
+    table's own steps are far smaller, so that is edge enough (a busy table's grain
+    steps as much, and there a card's edge must step more)."""
+    art = design("tune", 4)  # a dark face
+    w, h = art.card_mm
+    card = art.render(parse_token("B7"), 8.0)
+    photos = [photo_pixels(card, np.random.default_rng(seed), "black", (1008, 756))
+              for seed in (2, 8, 11)]
+    for photo, truth in photos:
+        found, _ = find_outline(photo, w, h, "B7")
+        px_mm = float(np.linalg.norm(truth[3] - truth[0])) / h
+        assert float(np.linalg.norm(found - truth, axis=1).max()) / px_mm < 0.5
+    # Held to the busy table's bar, each was refused.
+    monkeypatch.setattr(outline, "_edge_bar", lambda small: outline.SUPPORT_CONTRAST)
+    for photo, _ in photos:
+        with pytest.raises(ProfileError):
+            find_outline(photo, w, h, "B7")
