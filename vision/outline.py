@@ -94,6 +94,8 @@ def _edge_bar(small: Image) -> float:
     the table shows), between FAINTEST and SUPPORT_CONTRAST."""
     top = cv2.GaussianBlur(small, (0, 0), 1.0)[:12, ::3].astype(np.float32)
     steps = np.abs(np.diff(top, axis=1)).sum(axis=2)
+    if not steps.size:  # a photo a few pixels wide: no table to measure
+        return SUPPORT_CONTRAST
     return float(np.clip(TABLE_TIMES * np.percentile(steps, 90), FAINTEST, SUPPORT_CONTRAST))
 
 
