@@ -128,7 +128,7 @@ def features(bands: FloatImage, visible_mm: float, card_w: float,
         np.copyto(part.reshape(v.shape, copy=False), v)  # a view: raises rather than copy
     if lightness:  # as a share of the band's white: the exposure comes off
         parts[-1] /= (lit[:, 0] + 1.0)[:, None, None]
-    for part in (parts[0], *parts[2:len(parts) - int(lightness)]):  # the grey and the window
+    for part in [parts[0]] + ([parts[2]] if window is not None else []):  # grey, window
         part -= part.mean(axis=2, keepdims=True)
         part /= (np.sqrt(np.einsum("bsx,bsx->bs", part, part) / part.shape[2]) + 1e-3)[:, :, None]
     parts[1].reshape((*parts[1].shape[:2], -1, 2), copy=False)[...] -= tint[:, None, None]
