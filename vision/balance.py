@@ -7,7 +7,8 @@ alike: the paper, a frame, a dark body, the border. So each card is brought to
 the deck's level by the gain that makes the print it shares with the others
 match theirs (``shared_gains``), and the deck as a whole keeps the photos'
 own average balance, unless its shared print shows a near-neutral white (the
-paper or a border), which is then made neutral. Only where every photo shows
+paper or a border), which is then made neutral, each suit's own (a suit's
+photos keep their median photo's cast, and the suits print one paper). Only where every photo shows
 the table around the card as the same near-grey is the table taken as the
 reference instead: a cream deck then keeps its cream, as the reader, which
 balances frames by the printed mat, sees it. A coloured cloth or wood is never
@@ -41,6 +42,9 @@ LAMP_APART: Final = CAST_MOST  # a card's own white this far off the deck's is n
 BRIGHTEST: Final = 97.0  # percentile of a card's grey from which its print is its brightest
 GROUP_LEAST: Final = 4  # cards printed alike from which their shared print says anything
 WHITE_CHROMA: Final = 15.0  # Lab chroma of the shared bright print that is taken as white
+PAPER_SHARE: Final = 0.95  # of the card's brightest print, the least a white's grey is
+SUIT_CHROMA: Final = 25.0  # Lab chroma of a suit's own paper under its photos' cast
+WHITE_ONE: Final = 4.0  # Lab chroma within which a paper's pixels lie of its least coloured
 WHITE_LEAST: Final = 120.0  # 0..255 grey from which shared print is bright enough for white
 LEVELS: Final = (12.0, 245.0)  # 0..255: print outside these tells no gain (black, clipped)
 
@@ -124,20 +128,22 @@ def _fit(logs: FloatImage) -> tuple[FloatImage, FloatImage, NDArray[np.bool_], f
 
 
 def shared_gains(cards: dict[str, Image], px_per_mm: float = 6.0,
-                 ) -> tuple[dict[str, FloatImage], FloatImage | None]:
+                 ) -> tuple[dict[str, FloatImage], FloatImage | None, dict[str, FloatImage]]:
     """Per card, the BGR gain that makes the print it shares with the cards printed
     alike down to their colours (a suit's troops, the tactics, the terrain cards)
     match theirs: each photo's own exposure and cast taken off, each group keeping
     the average of its own photos' balance (a gain cannot tell a suit's colour from
     a lamp's). And the deck's white: the suits' shared near-neutral bright print
-    (a paper, a border), where most suits show one, else ``None``. A card whose
-    group is too small to tell its shared print (or is not printed alike) is left
-    out."""
+    (a paper, a border), where most suits show one, else ``None``; and, where it
+    is, per troop each suit's own white (its paper under its photos' cast, where
+    that is the deck's white under a lamp). A card whose group is too small to
+    tell its shared print (or is not printed alike) is left out."""
     tokens = sorted(cards)
     fitted: dict[str, FloatImage] = {}
     whites: list[FloatImage | None] = []
+    own: dict[str, FloatImage] = {}
     if len(tokens) < 2:
-        return fitted, None
+        return fitted, None, own
     logs = np.log(_small(cards, tokens, px_per_mm) + 4.0)
     for group, idx in _groups(tokens).items():
         if len(idx) < GROUP_LEAST:
@@ -150,12 +156,28 @@ def shared_gains(cards: dict[str, Image], px_per_mm: float = 6.0,
         fitted.update((tokens[i], np.exp(-g).astype(np.float32))
                       for i, g in zip(idx, got, strict=True))
         if group.startswith("troop "):
-            whites.append(_white(mid, shared))
+            # A suit whose shared print shows no paper (a frame and a numeral as
+            # alike as the paper) may still show it as its median card's lightest.
+            whole = np.ones(mid.shape[:2], bool)
+            found_white = _white(mid, shared)
+            whites.append(found_white if found_white is not None else _white(mid, whole))
+            # Its own cast may colour it beyond a white's chroma: it stands if it is
+            # the deck's white under a lamp (below).
+            own_white = _white(mid, shared, SUIT_CHROMA)
+            if own_white is None:
+                own_white = _white(mid, whole, SUIT_CHROMA)
+            if own_white is not None:
+                own.update((tokens[i], own_white) for i in idx)
     white = None
     found = [w for w in whites if w is not None]
     if len(found) > len(whites) // 2:
         white = np.median(np.stack(found), axis=0).astype(np.float32)
-    return fitted, white
+    if white is None:
+        return fitted, None, {}
+    # A suit's own white is one paper under another cast, not another print.
+    deck = np.log(_neutral(white))
+    return fitted, white, {t: w for t, w in own.items()
+                           if float(np.abs(np.log(_neutral(w)) - deck).max()) <= LAMP_APART}
 
 
 def _groups(tokens: list[str]) -> dict[str, list[int]]:
@@ -168,21 +190,34 @@ def _groups(tokens: list[str]) -> dict[str, list[int]]:
     return out
 
 
-def _white(mid: FloatImage, shared: NDArray[np.bool_]) -> FloatImage | None:
-    """The shared print's white: its brightest quarter where that is bright and
-    near-neutral (a paper, a border), else ``None``."""
+def _white(mid: FloatImage, shared: NDArray[np.bool_], chroma_most: float = WHITE_CHROMA,
+           ) -> FloatImage | None:
+    """The white of the median card's ``shared`` print: the brightest quarter of its
+    least coloured bright print, where that is as bright as the card's paper and
+    within ``chroma_most`` of neutral (a paper, a border), else ``None``."""
     level = np.exp(mid[shared]) - 4.0
     bright = level[level @ GREY_BGR >= WHITE_LEAST]
     if len(bright) < 20:
         return None
+    # A paper under a lamp's cast is one colour: the least coloured of the bright print
+    # (a yellow frame is as bright as the paper).
+    chroma = np.linalg.norm(_lab(bright)[:, 1:], axis=1)
+    bright = bright[chroma <= np.percentile(chroma, 10) + WHITE_ONE]
+    if len(bright) < 20:
+        return None
     colour = bright[bright @ GREY_BGR >= np.percentile(bright @ GREY_BGR, 75)].mean(axis=0)
-    return np.asarray(colour, np.float32) if _is_white(colour) else None
+    # The paper is the card's brightest print: a pale ink shared by a suit's cards
+    # (tune-00's orange frame) is no white when the paper is brighter still.
+    whole = np.exp(mid.reshape(-1, 3)) - 4.0
+    if float(colour @ GREY_BGR) < PAPER_SHARE * float(np.percentile(whole @ GREY_BGR, BRIGHTEST)):
+        return None
+    return np.asarray(colour, np.float32) if _is_white(colour, chroma_most) else None
 
 
-def _is_white(colour: FloatImage) -> bool:
+def _is_white(colour: FloatImage, chroma_most: float = WHITE_CHROMA) -> bool:
     """Whether a print's colour may be a white under some lamp: bright, near-neutral."""
     return (float(colour @ GREY_BGR) >= WHITE_LEAST
-            and float(np.linalg.norm(_lab(colour)[0, 1:])) <= WHITE_CHROMA)
+            and float(np.linalg.norm(_lab(colour)[0, 1:])) <= chroma_most)
 
 
 def _brightest(card: Image, px_per_mm: float) -> FloatImage:
@@ -194,21 +229,25 @@ def _brightest(card: Image, px_per_mm: float) -> FloatImage:
 
 def deck_gains(cards: dict[str, Image], px_per_mm: float = 6.0) -> dict[str, FloatImage]:
     """Per card, its gain (``shared_gains``) and the deck's: the shared white made
-    neutral where there is one, else the photos' own average balance kept (a phone
+    neutral where there is one (a suit's troops by their own white, where it has
+    one), else the photos' own average balance kept (a phone
     balances each shot near enough on average; no coloured print is taken for white).
 
     A card no group balanced (a handful of cards, a suit of one) makes its own
     brightest print neutral where that is the deck's white under another lamp;
     a handful of cards that no group balanced take the white their brightest prints
     agree on, if it is near-neutral."""
-    gains, white = shared_gains(cards, px_per_mm)
+    gains, white, whites = shared_gains(cards, px_per_mm)
     own = {t: _brightest(c, px_per_mm) for t, c in cards.items() if t not in gains}
     if white is None and not gains and len(own) >= 2:
         mid = np.median(np.stack(list(own.values())), axis=0)
         if _is_white(mid):
             white = mid.astype(np.float32)
     deck = _neutral(white) if white is not None else np.ones(3, np.float32)
-    out = {t: (g * deck).astype(np.float32) for t, g in gains.items()}
+    # Each suit's own white made neutral: the suits print one paper, and each keeps
+    # the cast of its own photos' median (a phone balances every shot its own way).
+    out = {t: (g * (_neutral(whites[t]) if t in whites else deck)).astype(np.float32)
+           for t, g in gains.items()}
     for t, colour in own.items():
         near = white is not None and float(np.abs(
             np.log(_neutral(colour)) - np.log(deck)).max()) <= LAMP_APART

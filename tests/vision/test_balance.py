@@ -3,6 +3,7 @@ cast and exposure."""
 
 import cv2
 import numpy as np
+import pytest
 
 from vision import balance
 from vision.deck_art import ALL_FACES
@@ -96,7 +97,7 @@ def test_a_white_deck_is_made_white() -> None:
     truth = _deck(0)
     shots, _ = _shot(truth, 6)
     got = balance.balance_deck(shots, px_per_mm=4.0)
-    _, white = balance.shared_gains(shots, px_per_mm=4.0)
+    _, white, _ = balance.shared_gains(shots, px_per_mm=4.0)
     assert white is not None
     offsets = np.array([_offset(got[t], truth[t]) for t in truth])
     assert np.abs(np.median(offsets[:, 1:], axis=0)).max() <= 3.0, np.median(offsets, axis=0)
@@ -114,3 +115,36 @@ def test_full_bleed_suits_are_balanced_within_each_suit() -> None:
     troops = [i for i, t in enumerate(truth) if t[0] in "ROYGBP" and t[1:].isdigit()]
     assert np.percentile(ours[troops, 1:], 90) <= 5.0, ours[troops].round(1)
     assert np.percentile(ours[troops, 0], 90) <= 8.0, ours[troops].round(1)  # exposure
+
+
+@pytest.mark.parametrize("index", [0, 3, 11])
+def test_each_suit_printed_on_one_paper_is_brought_to_one_white(index: int) -> None:
+    # A suit's photos are balanced to their own median photo, and a handful of
+    # photos may lean warm or cool together (here each suit's lamp leans its own
+    # way): the paper every suit prints on is made white suit by suit, so a suit's
+    # colours carry no cast of their own. (White and cream papers; a plain face, a
+    # coloured frame with a ringed index.)
+    truth = _deck(index)
+    rng = np.random.default_rng(12)
+    lean = {s: rng.uniform(-0.8, 0.8) for s in "ROYGBP"}
+    shots, _ = _shot(truth, 6)
+    for t, img in shots.items():
+        if t[0] in lean and t[1:].isdigit():
+            w = lean[t[0]]
+            cast = np.array([1 - 0.14 * w, 1.0, 1 + 0.14 * w])
+            shots[t] = np.clip(img * cast, 0, 255).astype(np.uint8)
+    got = balance.balance_deck(shots, px_per_mm=4.0)
+    per_suit = np.array([np.median([_paper(got[t], truth[t]) for t in truth
+                                    if t[0] == s and t[1:].isdigit()], axis=0)
+                         for s in "ROYGBP"])
+    # Within a few Lab of each other (the rule before left them some 22 apart).
+    apart = np.linalg.norm(per_suit[:, None] - per_suit[None], axis=-1).max()
+    assert apart <= 7.0, per_suit.round(1)
+
+
+def _paper(card: Image, truth: Image) -> np.ndarray:
+    """The (a, b) of a card's paper: where its true colours are its lightest, neutral."""
+    lab = cv2.cvtColor(card, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32) - [0, 128, 128]
+    true = cv2.cvtColor(truth, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32) - [0, 128, 128]
+    paper = (true[:, 0] >= np.percentile(true[:, 0], 80)) & (np.abs(true[:, 1:]).max(axis=1) < 8)
+    return np.asarray(lab[paper, 1:].mean(axis=0))
