@@ -8,11 +8,12 @@ the deck's level by the gain that makes the print it shares with the others
 match theirs (``shared_gains``), and the deck as a whole keeps the photos'
 own average balance, unless its shared print shows a near-neutral white (the
 paper or a border), which is then made neutral, each suit's own (a suit's
-photos keep their median photo's cast, and the suits print one paper). Only where every photo shows
-the table around the card as the same near-grey is the table taken as the
-reference instead: a cream deck then keeps its cream, as the reader, which
-balances frames by the printed mat, sees it. A coloured cloth or wood is never
-taken for grey, and no card's coloured print is ever taken for white.
+photos keep their median photo's cast, and the suits print one paper). Only
+where every photo shows the table around the card as the same near-grey is the
+table taken as the reference instead: a cream deck then keeps its cream, as the
+reader, which balances frames by the printed mat, sees it. A coloured cloth or
+wood is never taken for grey, and no card's coloured print is ever taken for
+white.
 """
 
 from __future__ import annotations
