@@ -159,14 +159,12 @@ def shared_gains(cards: dict[str, Image], px_per_mm: float = 6.0,
         if group.startswith("troop "):
             # A suit whose shared print shows no paper (a frame and a numeral as
             # alike as the paper) may still show it as its median card's lightest.
-            whole = np.ones(mid.shape[:2], bool)
-            found_white = _white(mid, shared)
-            whites.append(found_white if found_white is not None else _white(mid, whole))
+            papers = [p for p in (_paper(mid, shared), _paper(mid, np.ones(mid.shape[:2], bool)))
+                      if p is not None]
+            whites.append(next((p for p in papers if _is_white(p)), None))
             # Its own cast may colour it beyond a white's chroma: it stands if it is
             # the deck's white under a lamp (below).
-            own_white = _white(mid, shared, SUIT_CHROMA)
-            if own_white is None:
-                own_white = _white(mid, whole, SUIT_CHROMA)
+            own_white = next((p for p in papers if _is_white(p, SUIT_CHROMA)), None)
             if own_white is not None:
                 own.update((tokens[i], own_white) for i in idx)
     white = None
@@ -191,11 +189,10 @@ def _groups(tokens: list[str]) -> dict[str, list[int]]:
     return out
 
 
-def _white(mid: FloatImage, shared: NDArray[np.bool_], chroma_most: float = WHITE_CHROMA,
-           ) -> FloatImage | None:
-    """The white of the median card's ``shared`` print: the brightest quarter of its
-    least coloured bright print, where that is as bright as the card's paper and
-    within ``chroma_most`` of neutral (a paper, a border), else ``None``."""
+def _paper(mid: FloatImage, shared: NDArray[np.bool_]) -> FloatImage | None:
+    """The paper of the median card's ``shared`` print: the brightest quarter of its
+    least coloured bright print, where that is as bright as the card's paper, else
+    ``None``. (A white where it is near-neutral: ``_is_white``.)"""
     level = np.exp(mid[shared]) - 4.0
     bright = level[level @ GREY_BGR >= WHITE_LEAST]
     if len(bright) < 20:
@@ -212,7 +209,7 @@ def _white(mid: FloatImage, shared: NDArray[np.bool_], chroma_most: float = WHIT
     whole = np.exp(mid.reshape(-1, 3)) - 4.0
     if float(colour @ GREY_BGR) < PAPER_SHARE * float(np.percentile(whole @ GREY_BGR, BRIGHTEST)):
         return None
-    return np.asarray(colour, np.float32) if _is_white(colour, chroma_most) else None
+    return np.asarray(colour, np.float32)
 
 
 def _is_white(colour: FloatImage, chroma_most: float = WHITE_CHROMA) -> bool:

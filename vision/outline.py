@@ -40,9 +40,12 @@ OUTSIDE_PX: Final = 3  # px inside the outline located that count as at it
 NOISE_TIMES: Final = 4.0  # times a side's median line: weaker is the table's grain
 TRACK_PX: Final = 2  # how far each profile's step may lie from the side's line
 GROWN_CONTRAST: Final = 15.0  # colour step (BGR levels summed) of an edge found further out
-SUPPORT_CONTRAST: Final = 30.0  # colour step of a card's edge where the table is busy; on a
-FAINTEST: Final = 12.0  # plain one, down to this: TABLE_TIMES its own steps (a navy card on a
-TABLE_TIMES: Final = 3.0  # black cloth steps some 15 levels, where the table steps 3)
+# The colour step of a card's edge: SUPPORT_CONTRAST where the table is busy; on a plain
+# one TABLE_TIMES the table's own steps, down to FAINTEST (a navy card on a black cloth
+# steps some 15 levels, where the cloth steps 3).
+SUPPORT_CONTRAST: Final = 30.0
+FAINTEST: Final = 12.0
+TABLE_TIMES: Final = 3.0
 SQUARE: Final = 0.08  # how much squatter or taller than its card an outline may look: a card
 # tilted 20° toward the phone looks up to 6 % so (the phone photos' poses, vision.photos)
 DIM: Final = 60  # a photo whose lightest tenth is darker than this (of 255) is too dark
