@@ -27,7 +27,7 @@ import numpy as np
 from vision.calibrate import CalibrationError, Calibrator
 from vision.deck_art import ALL_FACES, CardArt
 from vision.designs import designs
-from vision.enroll import enrol_photo, profile_from_photos
+from vision.enroll import OutlinesOff, enrol_photo, profile_from_photos
 from vision.learnt import with_model
 from vision.photos import TABLES, phone_photo
 from vision.position import UNKNOWN
@@ -53,35 +53,52 @@ def enrol(art: CardArt, rng: np.random.Generator, photo_size: tuple[int, int] = 
     player shoots a deck: one sitting, one table, one lamp), and how many photos
     enrolment refused. A refused card is shot again on the other tables in turn, as the
     refusal asks, until one is taken: a card refused on every table is never taken,
-    and the profile lacks it."""
+    and the profile lacks it. A card whose outline the deck's layout says lies off
+    (``OutlinesOff``, once the whole deck is shot) is shot again so, up to RETAKES
+    times; then the profile lacks it."""
     table = TABLES[int(rng.integers(len(TABLES)))]
     w, h = art.card_mm
     refused = 0
     cards: dict[str, Image] = {}
     tables: dict[str, FloatImage] = {}
+    faces = {f.token: f for f in ALL_FACES}
     with tempfile.TemporaryDirectory() as tmp:
-        for face in ALL_FACES:
-            path = Path(tmp) / f"{face.token}.jpg"
+
+        def shoot(token: str) -> None:
+            nonlocal refused
+            path = Path(tmp) / f"{token}.jpg"
             on, others = table, None
             for _ in range(RETAKES + 1):
                 # Some phones store the pixels turned and say so in EXIF.
                 turn = (None, 6, 8, 3)[int(rng.integers(4))] if rng.random() < 0.3 else None
-                path.write_bytes(phone_photo(art.render(face, 8.0), rng, table=on,
+                path.write_bytes(phone_photo(art.render(faces[token], 8.0), rng, table=on,
                                              size=photo_size, exif_orientation=turn))
                 try:
-                    cards[face.token], tables[face.token] = enrol_photo(path, w, h)
-                    break
+                    cards[token], tables[token] = enrol_photo(path, w, h)
+                    return
                 except ProfileError:
                     refused += 1
                     if others is None:  # drawn only when needed: the photos stay the same
                         others = iter([str(t) for t in rng.permutation(TABLES) if t != table])
                     on = next(others, on)
-            # A card refused every time is never taken: the profile lacks it.
-    if not cards:
-        return None, refused  # no photo taken at all
-    order = sorted(cards, key=lambda t: f"{t}.jpg")  # as ``enroll_from_dir`` lists a folder
-    return profile_from_photos({t: cards[t] for t in order}, {t: tables[t] for t in order},
-                               f"{art.name} (enrolled from photos)", w, h), refused
+
+        for face in ALL_FACES:
+            shoot(face.token)
+        retakes = RETAKES
+        while cards:
+            order = sorted(cards, key=lambda t: f"{t}.jpg")  # as ``enroll_from_dir`` lists a folder
+            try:
+                return profile_from_photos({t: cards[t] for t in order},
+                                           {t: tables[t] for t in order},
+                                           f"{art.name} (enrolled from photos)", w, h), refused
+            except OutlinesOff as off:
+                refused += len(off.sides)
+                for token in off.sides:
+                    del cards[token], tables[token]
+                    if retakes:
+                        shoot(token)
+                retakes = max(retakes - 1, 0)
+    return None, refused  # no photo taken at all
 
 
 def enrol_seeded(art: CardArt, seed: int, photo_size: tuple[int, int] = PHOTO_SIZE,

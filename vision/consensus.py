@@ -40,6 +40,14 @@ STILL: Final = 0.1  # mm: a side whose ends both measure nearer stays (about wha
 NEAR: Final = 2  # px at PX_MM within which a peak is the outline's own
 ROUNDS: Final = 2  # the median made again from the squared cards
 LEAST: Final = 5  # cards printed alike from which their median says what they share
+# An outline that lies off beyond what squaring moves (a corner taken on the table's
+# pattern, the card flattened askew): half a side whose lines, squared, still match
+# their layout's no better than ASTRAY, where the layout's cards match theirs at a
+# median of WELL or more, and the card's other sides match it as well. Such a card
+# would teach the reader a wrong picture of itself, so its photo is taken again.
+ASTRAY: Final = 0.3
+WELL: Final = 0.9
+SIDES: Final = ("top", "bottom", "left", "right")  # as ``_profiles`` orders them, two halves each
 
 
 def printed_alike(token: str, suits: bool = False) -> str:
@@ -147,11 +155,47 @@ def _ends(g0: float, g1: float, at: tuple[float, float]) -> tuple[float, float]:
 
 
 def square_deck(cards: dict[str, Image], px_per_mm: float, card_w: float, card_h: float,
-                ) -> dict[str, Image]:
+                sides: dict[str, FloatImage] | None = None) -> dict[str, Image]:
     """Each card (flattened with MARGIN_MM around its outline, at ``px_per_mm``) cut
-    out where the deck's shared layout says its sides lie."""
-    sides = deck_sides(cards, px_per_mm, card_w, card_h)
+    out where the deck's shared layout says its sides lie (``sides``: as ``deck_sides``
+    measured them)."""
+    if sides is None:
+        sides = deck_sides(cards, px_per_mm, card_w, card_h)
     return {t: _cut(c, sides[t], px_per_mm, card_w, card_h) for t, c in cards.items()}
+
+
+def astray(cards: dict[str, Image], sides: dict[str, FloatImage], px_per_mm: float,
+           card_w: float, card_h: float) -> dict[str, str]:
+    """The cards (flattened as for ``square_deck``, squared by ``sides``) whose outline
+    lies off where their layout's lines agree, each with the side it lies off on. Only
+    a layout of LEAST cards or more says so: a few cards' median says little."""
+    s = PX_MM / px_per_mm
+    m = round(MARGIN_MM * PX_MM)
+    w, h = round(card_w * PX_MM), round(card_h * PX_MM)
+    reach = round(REACH_MM * PX_MM)
+    profiles = {t: _profiles(_lines(_cut(cv2.resize(c, None, fx=s, fy=s,
+                                                    interpolation=cv2.INTER_AREA),
+                                         sides[t], PX_MM, card_w, card_h, margin=True)),
+                             w, h, m)
+                for t, c in cards.items()}
+    groups: dict[str, list[str]] = {}
+    for t in cards:
+        groups.setdefault(printed_alike(t), []).append(t)
+    out: dict[str, str] = {}
+    for members in groups.values():
+        if len(members) < LEAST:
+            continue
+        layout = np.median(np.stack([profiles[t] for t in members]), axis=0)
+        match = np.array([[_slide(profiles[t][k], layout[k], reach)[1] for k in range(8)]
+                          for t in members])
+        shared = np.median(match, axis=0) >= WELL
+        for t, row in zip(members, match, strict=True):
+            # A card unlike its layout all round is printed so (its own art at the
+            # side); one that matches it on the rest of its sides was cut off at this one.
+            off = shared & (row <= ASTRAY)
+            if off.any() and np.median(row) >= WELL:
+                out[t] = SIDES[int(np.argmin(np.where(off, row, np.inf))) // 2]
+    return out
 
 
 def deck_sides(cards: dict[str, Image], px_per_mm: float, card_w: float, card_h: float,

@@ -24,7 +24,7 @@ from companion.rules.cards import ALL_CARDS, parse_token
 from companion.rules.errors import NotationError
 from vision.balance import balance_deck, table_colour
 from vision.calibrate import Calibration
-from vision.consensus import MARGIN_MM, square_deck
+from vision.consensus import MARGIN_MM, astray, deck_sides, square_deck
 from vision.mat import CARD_H, CARD_W
 from vision.outline import EDGES, WARP_PX, find_outline, flatten, order_corners
 from vision.profile import DeckProfile, ProfileError, profile_from_cards
@@ -255,11 +255,28 @@ def enrol_photo(path: Path, card_w: float = CARD_W, card_h: float = CARD_H,
     return find_card(photo, card_w, card_h, path.name, margin_mm=MARGIN_MM), table_colour(photo)
 
 
+class OutlinesOff(ProfileError):
+    """Cards whose photos were cut out off their card (``consensus.astray``): each
+    must be shot again. ``sides``: per token, the side its outline lies off on."""
+
+    def __init__(self, sides: dict[str, str]) -> None:
+        self.sides = sides
+        super().__init__("\n".join(
+            _("{token}: the card's outline was found off its {edge} edge (the table's "
+              "pattern taken for the card): shoot it again, on a plainer table if you "
+              "can").format(token=t, edge=_(e)) for t, e in sorted(sides.items())))
+
+
 def profile_from_photos(cards: dict[str, Image], tables: dict[str, FloatImage], name: str,
                         card_w: float = CARD_W, card_h: float = CARD_H) -> DeckProfile:
-    """The profile of the cards ``enrol_photo`` found (by token), with their tables."""
+    """The profile of the cards ``enrol_photo`` found (by token), with their tables
+    (``OutlinesOff`` where some were cut out off their card)."""
     # Each side of each card where the deck's shared layout says it lies.
-    cards = square_deck(cards, WARP_PX, card_w, card_h)
+    sides = deck_sides(cards, WARP_PX, card_w, card_h)
+    off = astray(cards, sides, WARP_PX, card_w, card_h)
+    if off:
+        raise OutlinesOff(off)
+    cards = square_deck(cards, WARP_PX, card_w, card_h, sides)
     return profile_from_cards(name, balance_deck(cards, tables, WARP_PX), card_w, card_h)
 
 

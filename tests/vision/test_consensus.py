@@ -5,9 +5,10 @@ import numpy as np
 import pytest
 
 from companion.rules.cards import parse_token
-from vision.consensus import MARGIN_MM, _cut, deck_sides, square_deck
+from vision.consensus import MARGIN_MM, _cut, astray, deck_sides, square_deck
 from vision.deck_art import ALL_FACES
 from vision.designs import design
+from vision.enroll import OutlinesOff, profile_from_photos
 from vision.outline import WARP_PX
 
 TOKENS = [f"{c}{v}" for c in "RBGYOP" for v in (1, 4, 7, 10)] + ["AL", "FOG"]
@@ -60,7 +61,7 @@ def test_a_side_fitted_off_the_cards_edge_or_turned_is_moved_onto_it():
 
 def _moved_exact_cuts(index: int) -> dict[str, float]:
     """How far (mm, the worst corner) squaring moves each card of tune design ``index``
-    cut out exactly."""
+    cut out exactly (none of which is taken for one cut off its card)."""
     art = design("tune", index)
     w, h = art.card_mm
     m = round(MARGIN_MM * WARP_PX)
@@ -68,7 +69,9 @@ def _moved_exact_cuts(index: int) -> dict[str, float]:
         cv2.resize(art.render(f, 8.0), (round(w * WARP_PX), round(h * WARP_PX)),
                    interpolation=cv2.INTER_AREA), m, m, m, m, cv2.BORDER_CONSTANT,
         value=(70, 90, 110)) for f in ALL_FACES}
-    return {t: float(np.abs(s).max()) for t, s in deck_sides(shot, WARP_PX, w, h).items()}
+    sides = deck_sides(shot, WARP_PX, w, h)
+    assert astray(shot, sides, WARP_PX, w, h) == {}
+    return {t: float(np.abs(s).max()) for t, s in sides.items()}
 
 
 def test_tactics_printed_to_their_own_layout_are_not_squared_to_the_troops():
@@ -84,3 +87,28 @@ def test_a_cards_own_print_does_not_move_an_exact_cut(index):
     # a troop's picture strokes run along its frame.
     moved = _moved_exact_cuts(index)
     assert max(moved.values()) < 0.3, {t: round(v, 1) for t, v in moved.items() if v >= 0.3}
+
+
+def test_a_card_cut_out_off_its_corner_is_named_for_a_retake():
+    # tune-04: a dark card with a thin frame. Every card cut out exactly but two, each
+    # with one corner taken 8 mm out on the table (as an outline misled by the table's
+    # pattern; squaring moves a side back 6 mm at most): only those two are named,
+    # each by a side its corner lies on, and enrolment refuses them by token.
+    art = design("tune", 4)
+    w, h = art.card_mm
+    m = round(MARGIN_MM * WARP_PX)
+    shot = {f.token: cv2.copyMakeBorder(
+        cv2.resize(art.render(f, 8.0), (round(w * WARP_PX), round(h * WARP_PX)),
+                   interpolation=cv2.INTER_AREA), m, m, m, m, cv2.BORDER_CONSTANT,
+        value=(70, 90, 110)) for f in ALL_FACES}
+    off = {"R4": (1, (8.0, -8.0)), "SCOUT": (3, (-8.0, 8.0))}  # TR up and out; BL down and out
+    for t, (corner, move) in off.items():
+        corners = np.zeros((4, 2), np.float32)
+        corners[corner] = move
+        shot[t] = _cut(shot[t], corners, WARP_PX, w, h, margin=True)
+    named = astray(shot, deck_sides(shot, WARP_PX, w, h), WARP_PX, w, h)
+    assert set(named) == set(off), named
+    assert named["R4"] in ("top", "right") and named["SCOUT"] in ("bottom", "left"), named
+    with pytest.raises(OutlinesOff, match="SCOUT: the card's outline was found off") as err:
+        profile_from_photos(shot, {t: np.zeros(3) for t in shot}, "deck", w, h)
+    assert set(err.value.sides) == set(off)
