@@ -1,8 +1,14 @@
 """The cross-design bench counts what was laid and what was read, per deck."""
 
+from unittest import mock
+
+import numpy as np
+
+from vision import bench_designs
 from vision.bench_designs import run_design
 from vision.calibrate import Calibrator
 from vision.designs import design
+from vision.enroll import OutlinesOff, profile_from_photos
 from vision.sharpness import TOO_SOFT_MM, blur_mm
 from vision.synth import room_scene, room_seed
 
@@ -36,3 +42,28 @@ def test_each_deck_is_read_in_rooms_of_its_own():
     assert len(rooms) == 72
     assert room_seed(2026, "held-00", 0) == 126153834
     assert room_seed(2026, "held-00", 0) != room_seed(2027, "held-00", 0)
+
+
+def test_a_card_enrolment_says_was_cut_off_is_shot_again():
+    # As a player does when told: the named card is photographed again and the deck
+    # enrolled whole; the retake counts as a refused photo.
+    art = design("tune", 1)
+    calls = []
+
+    def once_off(cards, *args, **kwargs):
+        calls.append(sorted(cards))
+        if len(calls) == 1:
+            raise OutlinesOff({"SCOUT": "top"})
+        return profile_from_photos(cards, *args, **kwargs)
+
+    rng = np.random.default_rng(3)
+    before, refused_before = bench_designs.enrol(art, np.random.default_rng(3), (1008, 756))
+    with mock.patch.object(bench_designs, "profile_from_photos", once_off):
+        profile, refused = bench_designs.enrol(art, rng, (1008, 756))
+    assert len(calls) == 2 and "SCOUT" in calls[1]
+    assert profile is not None and before is not None
+    assert profile.tokens == before.tokens and len(profile.tokens) == 79
+    assert refused == refused_before + 1
+    # The SCOUT learnt is the retake, not the photo enrolment named.
+    k = profile.tokens.index("SCOUT")
+    assert not np.array_equal(profile.tops[k], before.tops[k])
