@@ -244,7 +244,10 @@ def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_
             "the risk).", len(missing)).format(folder=folder, n=len(missing),
                                                cards=", ".join(missing)))
     # Terrain cards are optional: only the medieval edition has them.
-    return profile_from_photos(cards, tables, name or folder.name, card_w, card_h)
+    try:
+        return profile_from_photos(cards, tables, name or folder.name, card_w, card_h)
+    except OutlinesOff as off:
+        raise ProfileError(_("cannot enrol:") + "\n  " + "\n  ".join(off.problems)) from off
 
 
 def enrol_photo(path: Path, card_w: float = CARD_W, card_h: float = CARD_H,
@@ -261,10 +264,11 @@ class OutlinesOff(ProfileError):
 
     def __init__(self, sides: dict[str, str]) -> None:
         self.sides = sides
-        super().__init__("\n".join(
+        self.problems = [
             _("{token}: the card's outline was found off its {edge} edge (the table's "
               "pattern taken for the card): shoot it again, on a plainer table if you "
-              "can").format(token=t, edge=_(e)) for t, e in sorted(sides.items())))
+              "can").format(token=t, edge=_(e)) for t, e in sorted(sides.items())]
+        super().__init__("\n".join(self.problems))
 
 
 def profile_from_photos(cards: dict[str, Image], tables: dict[str, FloatImage], name: str,

@@ -1,6 +1,7 @@
 import json
 from collections import Counter
 from pathlib import Path
+from unittest import mock
 
 import cv2
 import numpy as np
@@ -178,3 +179,15 @@ def test_live_enrolment_gives_up_clearly_when_no_card_comes():
     cam = _TableWithOneCard()
     with pytest.raises(ProfileError, match=r"R7: no card seen in the enrolment zone"):
         live_enroll(cam, ["R7"], lambda token: None, max_frames=3)
+
+
+def test_enrolment_from_a_folder_names_a_card_cut_out_off_its_card(tmp_path):
+    # The deck's layout (``consensus.astray``) says where a photo's card was cut off
+    # it; the player is told which card to shoot again, as with any refused photo.
+    rng = np.random.default_rng(2)
+    cv2.imwrite(str(tmp_path / "R7.jpg"), card_photo("R7", "classic", rng, size=(600, 800)))
+    with mock.patch("vision.enroll.astray", return_value={"R7": "top"}), \
+            pytest.raises(ProfileError) as err:
+        enroll_from_dir(tmp_path, partial=True)
+    assert str(err.value).startswith("cannot enrol:\n  R7: the card's outline was found off "
+                                     "its top edge")
