@@ -59,16 +59,22 @@ def test_a_side_fitted_off_the_cards_edge_or_turned_is_moved_onto_it():
             assert np.abs(squared[t].astype(int) - true[t]).mean() < 6, t
 
 
-def _moved_exact_cuts(index: int) -> dict[str, float]:
-    """How far (mm, the worst corner) squaring moves each card of tune design ``index``
-    cut out exactly (none of which is taken for one cut off its card)."""
+def _exact_cuts(index: int) -> tuple[dict[str, np.ndarray], float, float]:
+    """Every card of tune design ``index`` cut out exactly, flattened as enrolment
+    flattens it (MARGIN_MM of plain table around it), and the card's size (mm)."""
     art = design("tune", index)
     w, h = art.card_mm
     m = round(MARGIN_MM * WARP_PX)
-    shot = {f.token: cv2.copyMakeBorder(
+    return {f.token: cv2.copyMakeBorder(
         cv2.resize(art.render(f, 8.0), (round(w * WARP_PX), round(h * WARP_PX)),
                    interpolation=cv2.INTER_AREA), m, m, m, m, cv2.BORDER_CONSTANT,
-        value=(70, 90, 110)) for f in ALL_FACES}
+        value=(70, 90, 110)) for f in ALL_FACES}, w, h
+
+
+def _moved_exact_cuts(index: int) -> dict[str, float]:
+    """How far (mm, the worst corner) squaring moves each card of tune design ``index``
+    cut out exactly (none of which is taken for one cut off its card)."""
+    shot, w, h = _exact_cuts(index)
     sides = deck_sides(shot, WARP_PX, w, h)
     assert astray(shot, sides, WARP_PX, w, h) == {}
     return {t: float(np.abs(s).max()) for t, s in sides.items()}
@@ -94,13 +100,7 @@ def test_a_card_cut_out_off_its_corner_is_named_for_a_retake():
     # with one corner taken 8 mm out on the table (as an outline misled by the table's
     # pattern; squaring moves a side back 6 mm at most): only those two are named,
     # each by a side its corner lies on, and enrolment refuses them by token.
-    art = design("tune", 4)
-    w, h = art.card_mm
-    m = round(MARGIN_MM * WARP_PX)
-    shot = {f.token: cv2.copyMakeBorder(
-        cv2.resize(art.render(f, 8.0), (round(w * WARP_PX), round(h * WARP_PX)),
-                   interpolation=cv2.INTER_AREA), m, m, m, m, cv2.BORDER_CONSTANT,
-        value=(70, 90, 110)) for f in ALL_FACES}
+    shot, w, h = _exact_cuts(4)
     off = {"R4": (1, (8.0, -8.0)), "SCOUT": (3, (-8.0, 8.0))}  # TR up and out; BL down and out
     for t, (corner, move) in off.items():
         corners = np.zeros((4, 2), np.float32)
