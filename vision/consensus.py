@@ -169,20 +169,10 @@ def astray(cards: dict[str, Image], sides: dict[str, FloatImage], px_per_mm: flo
     """The cards (flattened as for ``square_deck``, squared by ``sides``) whose outline
     lies off where their layout's lines agree, each with the side it lies off on. Only
     a layout of LEAST cards or more says so: a few cards' median says little."""
-    s = PX_MM / px_per_mm
-    m = round(MARGIN_MM * PX_MM)
-    w, h = round(card_w * PX_MM), round(card_h * PX_MM)
+    profiles = _squared_profiles(_small(cards, px_per_mm), sides, card_w, card_h)
     reach = round(REACH_MM * PX_MM)
-    profiles = {t: _profiles(_lines(_cut(cv2.resize(c, None, fx=s, fy=s,
-                                                    interpolation=cv2.INTER_AREA),
-                                         sides[t], PX_MM, card_w, card_h, margin=True)),
-                             w, h, m)
-                for t, c in cards.items()}
-    groups: dict[str, list[str]] = {}
-    for t in cards:
-        groups.setdefault(printed_alike(t), []).append(t)
     out: dict[str, str] = {}
-    for members in groups.values():
+    for members in _layouts(cards).values():
         if len(members) < LEAST:
             continue
         layout = np.median(np.stack([profiles[t] for t in members]), axis=0)
@@ -198,27 +188,44 @@ def astray(cards: dict[str, Image], sides: dict[str, FloatImage], px_per_mm: flo
     return out
 
 
+def _small(cards: dict[str, Image], px_per_mm: float) -> dict[str, Image]:
+    """The cards at PX_MM, where their lines are compared."""
+    s = PX_MM / px_per_mm
+    return {t: cv2.resize(c, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+            for t, c in cards.items()}
+
+
+def _squared_profiles(small: dict[str, Image], sides: dict[str, FloatImage], card_w: float,
+                      card_h: float) -> dict[str, FloatImage]:
+    """Each card (at PX_MM) squared by its ``sides``, as ``_profiles`` of its lines."""
+    m = round(MARGIN_MM * PX_MM)
+    w, h = round(card_w * PX_MM), round(card_h * PX_MM)
+    return {t: _profiles(_lines(_cut(c, sides[t], PX_MM, card_w, card_h, margin=True)),
+                         w, h, m)
+            for t, c in small.items()}
+
+
+def _layouts(cards: dict[str, Image]) -> dict[str, list[str]]:
+    """The deck's tokens by the layout they are printed to (``printed_alike``)."""
+    groups: dict[str, list[str]] = {}
+    for t in cards:
+        groups.setdefault(printed_alike(t), []).append(t)
+    return groups
+
+
 def deck_sides(cards: dict[str, Image], px_per_mm: float, card_w: float, card_h: float,
                ) -> dict[str, FloatImage]:
     """Per card (flattened as for ``square_deck``), how far (mm, image axes) each of
     its corners (TL, TR, BR, BL) lies from where its outline put it."""
-    s = PX_MM / px_per_mm
-    m = round(MARGIN_MM * PX_MM)
-    w, h = round(card_w * PX_MM), round(card_h * PX_MM)
-    small = {t: cv2.resize(c, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
-             for t, c in cards.items()}
+    small = _small(cards, px_per_mm)
     sides = {t: np.zeros((4, 2), np.float32) for t in cards}
-    groups: dict[str, list[str]] = {}
-    for t in cards:
-        groups.setdefault(printed_alike(t), []).append(t)
+    groups = _layouts(cards)
     # A median of a few cards says little of what they share: a layout of too few
     # is squared to the whole deck's, a deck of too few is left alone.
     alone = [t for v in groups.values() if len(v) < LEAST for t in v]
     refs = [v for v in groups.values() if len(v) >= LEAST]
     for _ in range(ROUNDS if len(cards) >= LEAST else 0):
-        squared = {t: _cut(c, sides[t], PX_MM, card_w, card_h, margin=True)
-                   for t, c in small.items()}
-        profiles = {t: _profiles(_lines(c), w, h, m) for t, c in squared.items()}
+        profiles = _squared_profiles(small, sides, card_w, card_h)
         for members, ref in [(v, v) for v in refs] + ([(alone, list(cards))] if alone else []):
             deck = np.median(np.stack([profiles[t] for t in ref]), axis=0)
             for t in members:
