@@ -76,6 +76,9 @@ def _enroll(args: list[str]) -> int:
     ap.add_argument("--card-mm", default="63x88", help=_("card width x height in mm"))
     ap.add_argument("--partial", action="store_true",
                     help=_("accept a deck with cards missing (they could be misread)"))
+    ap.add_argument("--keep-outline", action="append", default=[], metavar="TOKEN",
+                    help=_("take this card's photo as it is where enrolment says its "
+                           "outline lies off the card (repeatable)"))
     ns = ap.parse_args(args)
     from vision.enroll import enroll_from_dir
 
@@ -89,7 +92,8 @@ def _enroll(args: list[str]) -> int:
 
     try:
         if ns.from_dir is not None:
-            profile = enroll_from_dir(ns.from_dir, ns.name, w, h, ns.partial)
+            profile = enroll_from_dir(ns.from_dir, ns.name, w, h, ns.partial,
+                                      ns.keep_outline)
         else:
             profile = _live_enroll(ns.camera, ns.name or "live", ns.terrain)
     except (ProfileError, SourceError) as exc:

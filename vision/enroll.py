@@ -10,7 +10,7 @@ enrolment) the mat's printed fill is known and is the reference.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -204,10 +204,20 @@ def _find_on_mat(img: Image, card_w: float, card_h: float, name: str,
 
 
 def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_W,
-                    card_h: float = CARD_H, partial: bool = False) -> DeckProfile:
-    """A profile from ``folder``: ``R7.jpg``, ``AL.png``, ... one photo per card."""
+                    card_h: float = CARD_H, partial: bool = False,
+                    keep_outlines: Collection[str] = ()) -> DeckProfile:
+    """A profile from ``folder``: ``R7.jpg``, ``AL.png``, ... one photo per card.
+    ``keep_outlines``: tokens whose outline is taken as found even where the deck's
+    layout says it lies off its card (the player has looked: the photo is right)."""
     if not folder.is_dir():
         raise ProfileError(_("{folder}: not a folder").format(folder=folder))
+    keep = set()
+    for token in keep_outlines:
+        try:
+            keep.add(parse_token(token).token)
+        except NotationError:
+            raise ProfileError(_("--keep-outline {name}: not a card token").format(
+                name=repr(token))) from None
     cards: dict[str, Image] = {}
     tables: dict[str, FloatImage] = {}
     problems: list[str] = []
@@ -245,9 +255,14 @@ def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_
                                                cards=", ".join(missing)))
     # Terrain cards are optional: only the medieval edition has them.
     try:
-        return profile_from_photos(cards, tables, name or folder.name, card_w, card_h)
+        return profile_from_photos(cards, tables, name or folder.name, card_w, card_h, keep)
     except OutlinesOff as off:
-        raise ProfileError(_("cannot enrol:") + "\n  " + "\n  ".join(off.problems)) from off
+        # A card printed unlike its layout on one side only would be named at every
+        # retake: the player, having looked, may keep its photo.
+        raise ProfileError(_("cannot enrol:") + "\n  " + "\n  ".join(off.problems) + "\n"
+                           + _("(if a photo named here does show its whole card, cut along "
+                               "its edges, pass --keep-outline TOKEN to take it as it is)")
+                           ) from off
 
 
 def enrol_photo(path: Path, card_w: float = CARD_W, card_h: float = CARD_H,
@@ -272,12 +287,15 @@ class OutlinesOff(ProfileError):
 
 
 def profile_from_photos(cards: dict[str, Image], tables: dict[str, FloatImage], name: str,
-                        card_w: float = CARD_W, card_h: float = CARD_H) -> DeckProfile:
+                        card_w: float = CARD_W, card_h: float = CARD_H,
+                        keep: Collection[str] = ()) -> DeckProfile:
     """The profile of the cards ``enrol_photo`` found (by token), with their tables
-    (``OutlinesOff`` where some were cut out off their card)."""
+    (``OutlinesOff`` where some were cut out off their card, but for the tokens the
+    player said to ``keep`` as found)."""
     # Each side of each card where the deck's shared layout says it lies.
     sides = deck_sides(cards, WARP_PX, card_w, card_h)
-    off = astray(cards, sides, WARP_PX, card_w, card_h)
+    off = {t: e for t, e in astray(cards, sides, WARP_PX, card_w, card_h).items()
+           if t not in keep}
     if off:
         raise OutlinesOff(off)
     cards = square_deck(cards, WARP_PX, card_w, card_h, sides)

@@ -191,3 +191,26 @@ def test_enrolment_from_a_folder_names_a_card_cut_out_off_its_card(tmp_path):
         enroll_from_dir(tmp_path, partial=True)
     assert str(err.value).startswith("cannot enrol:\n  R7: the card's outline was found off "
                                      "its top edge")
+    assert "--keep-outline TOKEN" in str(err.value)  # how to keep a photo that is right
+
+
+def test_a_photo_the_player_keeps_is_enrolled_as_found(tmp_path, capsys):
+    # A card printed unlike its layout on one side would be named at every retake:
+    # once the player has looked, ``--keep-outline`` takes its photo as it is.
+    rng = np.random.default_rng(2)
+    for token in ("R7", "G3"):
+        cv2.imwrite(str(tmp_path / f"{token}.jpg"),
+                    card_photo(token, "classic", rng, size=(600, 800)))
+    with mock.patch("vision.enroll.astray", return_value={"R7": "top"}):
+        profile = enroll_from_dir(tmp_path, partial=True, keep_outlines=["r7"])
+        assert sorted(profile.tokens) == ["G3", "R7"]
+        out = tmp_path / "deck.npz"
+        assert main(["enroll", "--from-dir", str(tmp_path), "--partial", "--out", str(out),
+                     "--keep-outline", "R7"]) == 0
+        assert sorted(DeckProfile.load(out).tokens) == ["G3", "R7"]
+        # Kept or not, another card named off still asks to be shot again.
+        assert main(["enroll", "--from-dir", str(tmp_path), "--partial", "--out", str(out),
+                     "--keep-outline", "G3"]) == 1
+    assert "R7: the card's outline was found off its top edge" in capsys.readouterr().err
+    with pytest.raises(ProfileError, match="--keep-outline 'X7': not a card token"):
+        enroll_from_dir(tmp_path, partial=True, keep_outlines=["X7"])
