@@ -211,7 +211,7 @@ def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_
     layout says it lies off its card (the player has looked: the photo is right)."""
     if not folder.is_dir():
         raise ProfileError(_("{folder}: not a folder").format(folder=folder))
-    keep = set()
+    keep: set[str] = set()
     for token in keep_outlines:
         try:
             keep.add(parse_token(token).token)
