@@ -96,7 +96,7 @@ class Config:
     folder: str = ""
     deck: str = "builtin"
     # Chosen from measurements (vision/README.md, "Simulated games on held designs").
-    # A deck's learnt model names a card only at trust >= NAME_AT (0.998), so for an
+    # A deck's learnt model names a card only at trust >= NAME_AT (0.995), so for an
     # enrolled deck min_confidence anywhere up to 0.99 asks nothing more; our printed
     # deck's templates named none wrong at >= 0.5 on the bench (22 904 cards) and named
     # every card at >= 0.99 in the simulated games, so 0.75 costs nothing and keeps a

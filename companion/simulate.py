@@ -58,7 +58,7 @@ class SimulatedTable(Protocol):
 
 
 # The reader's confidence in bands (lower bounds): the tracker asks below its threshold
-# (``min_confidence``), a learnt model names a card only from ``NAME_AT`` (0.998).
+# (``min_confidence``), a learnt model names a card only from ``NAME_AT`` (0.995).
 CONFIDENCE_BANDS: Final = {"<0.5": 0.0, "0.5-0.75": 0.5, "0.75-0.95": 0.75,
                            "0.95-0.99": 0.95, ">=0.99": 0.99}
 

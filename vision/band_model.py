@@ -434,6 +434,12 @@ class BandModel:
         tokens ``allowed`` (see ``look``)."""
         return two_nearest(d2 / self.centres[self.height_for(visible_mm)].shape[1], allowed)
 
+    def apart(self, visible_mm: float, a: NDArray[np.intp], b: NDArray[np.intp]) -> FloatImage:
+        """How far apart the model of ``visible_mm`` holds tokens ``a`` and ``b`` (index
+        pairs): the squared distance between their centres, per dimension."""
+        c = self.centres[self.height_for(visible_mm)]
+        return np.asarray(((c[a] - c[b]) ** 2).sum(axis=1) / c.shape[1])
+
     def judge(self, bands: FloatImage, visible_mm: float,
               ) -> tuple[NDArray[np.intp], FloatImage]:
         """Each band's most likely token (index into ``tokens``) and how sure of it

@@ -43,7 +43,7 @@ from vision.reading.confidence import (
 from vision.reading.light import unveil
 from vision.reading.placement import SHIFT_PX, Placed
 from vision.reading.templates import IX, IY, Templates, local_contrast, ncc_rows
-from vision.reading.trust import NAME_AT, NARROW_FROM, trust
+from vision.reading.trust import NAME_AT, NARROW_FROM, Rivals, trust
 from vision.types import FloatImage
 
 COLOUR_WEIGHT: Final = 1 / 100.0  # ranking penalty per Lab unit of colour difference
@@ -222,7 +222,9 @@ class Classifier:
                      np.full(len(names), h), off,
                      self.pair_margins(placed, hvs, np.stack([look.best, look.second], axis=1),
                                        colours),
-                     self.model.typical_gap, soft)
+                     self.model.typical_gap, soft,
+                     Rivals.of(self.model.tokens, look.best, look.second,
+                               self.model.apart(h, look.best, look.second)))
         # Below NAME_AT such reads were wrong now and then: the band asks.
         return [(token if c >= NAME_AT else UNKNOWN, float(c), score, cands)
                 for token, c, (_, _, score, cands) in zip(names, sure.tolist(), told,

@@ -11,7 +11,10 @@ and runner-up the templates prefer where just those two differ, and the gap
 between the runner-up's and the nearest's distance in the unit of the deck's
 own self-test (``BandModel.self_test``: a deck whose cards lie near each other
 shows narrow gaps on right reads too), and how soft the frame is (a soft frame's
-bands all lie nearer each other, so its gaps are narrow too). A logistic
+bands all lie nearer each other, so its gaps are narrow too), and what the
+nearest card and the runner-up are to each other (two numerals of one suit, one
+numeral in two suits, and how near the model holds them: a gap means more
+between two cards it holds near each other). A logistic
 model turns that into the share of such reads that were right on the tuning
 designs' room scenes; ``python -m vision.trust_fit`` collects those reads again
 and refits it (scikit-learn's LogisticRegression), and prints the reliability
@@ -20,11 +23,14 @@ on designs left out of the fit.
 
 from __future__ import annotations
 
-from typing import Final
+import functools
+from collections.abc import Sequence
+from typing import Final, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
+from companion.rules.cards import Troop, parse_token
 from vision.types import FloatImage
 
 # Fitted on the reads of every tuning design (tune-00..19 in 152 rooms, each design its
@@ -37,10 +43,14 @@ from vision.types import FloatImage
 # distance over the nearest's in the deck's typical gaps (the fit weighs a gap, not
 # the two logs alone, with smaller weights: its regularisation then costs less), the
 # frame's softness (mm) and that times the gap (in a soft frame every card's band lies
-# nearer every other's, so one gap says more).
-WEIGHTS: Final = np.array([-1.5432, 1.5196, 0.8136, -0.8526, 0.9641, -0.0575, 1.421,
-                          -0.6865, 2.6927, 2.6135, -2.1179, 2.0191])
-BIAS: Final = 1.2891
+# nearer every other's, so one gap says more); the rivals (``Rivals``): one suit, that
+# times the gap, one value, that times the gap, the log of how far apart the model holds
+# them, and the gap over the log of one plus that (a pair held near each other shows a
+# narrow gap even where the read is right).
+WEIGHTS: Final = np.array([-1.04, 0.7844, 0.3742, -1.1181, 0.8902, 0.399, 0.4339, -0.3335,
+                          2.0852, 1.3968, -1.2723, 0.9225, 0.2215, 1.6321, 1.1869, 0.358,
+                          0.6954, 1.2305])
+BIAS: Final = 0.6702
 # The typical gap of a deck whose model has no self-test (made before it): the
 # tuning decks' median.
 TYPICAL_GAP: Final = 0.615
@@ -49,9 +59,9 @@ TYPICAL_GAP: Final = 0.615
 # its cards: ``band_model.as_trained`` leaves such a frame's bands as they are).
 TYPICAL_SOFT_MM: Final = 0.81
 # The trust from which a band is named (the rest ask): the lowest level at which no
-# read of a tuning design left out of the fit in turn was wrong (0.998: 4 082 of their
-# 5 657 right reads named; 0.99: 4 554 and 2 wrong; vision/README.md).
-NAME_AT: Final = 0.998
+# read of a tuning design left out of the fit in turn was wrong (0.995: 4 317 of their
+# 5 647 right reads named; 0.99: 4 544 and 3 wrong; vision/README.md).
+NAME_AT: Final = 0.995
 # A band the trust left unknown is judged again without the cards named elsewhere on
 # the table (``Classifier.without``) only from this trust among all cards: with its
 # rivals gone a band's gap widens, and bands far below the bar then passed it wrongly
@@ -76,29 +86,65 @@ def log_gap(nearest: FloatImage, runner_up: FloatImage) -> FloatImage:
     return np.asarray(np.log(runner_up + FLOOR) - np.log(nearest + FLOOR))
 
 
+class Rivals(NamedTuple):
+    """Per read, what its nearest card and runner-up are to each other: two troops of
+    one colour (a suit's numerals: most wrong reads swap them), of one value (the same
+    numeral in two colours), and how far apart the model holds their centres (squared
+    distance per dimension, ``BandModel.apart``). A read between two cards held near
+    each other shows a narrow gap even when right; a wide one says more of such a pair."""
+
+    same_suit: NDArray[np.bool_]
+    same_value: NDArray[np.bool_]
+    apart: FloatImage
+
+    @staticmethod
+    def of(tokens: Sequence[str], best: NDArray[np.intp], second: NDArray[np.intp],
+           apart: FloatImage) -> Rivals:
+        """The rivals of reads whose nearest and runner-up are ``best`` and ``second``
+        (indices into ``tokens``)."""
+        marks = [troop_mark(t) for t in tokens]
+        colour = np.array([m[0] for m in marks])
+        value = np.array([m[1] for m in marks])
+        troops = (colour[best] >= 0) & (colour[second] >= 0)
+        return Rivals(troops & (colour[best] == colour[second]),
+                      troops & (value[best] == value[second]), apart)
+
+
+@functools.cache
+def troop_mark(token: str) -> tuple[int, int]:
+    """A troop token's colour (as a number) and value; (-1, -1) for any other card or
+    terrain."""
+    card = parse_token(token)
+    return (card.index // 10, card.value) if isinstance(card, Troop) else (-1, -1)
+
+
 def evidence(nearest: FloatImage, runner_up: FloatImage, agree: FloatImage,
              told: FloatImage, score: FloatImage, visible_mm: FloatImage,
              colour_off: FloatImage, pair: FloatImage, typical_gap: float | None,
-             soft_mm: FloatImage) -> FloatImage:
+             soft_mm: FloatImage, rivals: Rivals) -> FloatImage:
     """The trust model's inputs, one row per read (see ``WEIGHTS``); ``typical_gap``:
     the deck's (``BandModel.typical_gap``), or none known; ``soft_mm``: how soft each
-    read's frame is (``vision.sharpness``; NaN: not known)."""
+    read's frame is (``vision.sharpness``; NaN: not known); ``rivals``: what the
+    nearest card and the runner-up are to each other."""
     unit = TYPICAL_GAP if typical_gap is None else typical_gap
-    gap = log_gap(nearest, runner_up) / unit
+    raw = log_gap(nearest, runner_up)
+    gap = raw / unit
     soft = np.where(np.isnan(soft_mm), TYPICAL_SOFT_MM, soft_mm)
+    suit, value = rivals.same_suit.astype(np.float64), rivals.same_value.astype(np.float64)
     return np.stack([np.log(nearest + FLOOR), np.log(runner_up + FLOOR), agree, told,
                      agree * told, score, visible_mm / 16.0, colour_off / 10.0, pair,
-                     gap, soft, soft * gap],
+                     gap, soft, soft * gap, suit, suit * gap, value, value * gap,
+                     np.log(rivals.apart + FLOOR), raw / (np.log1p(rivals.apart) + FLOOR)],
                     axis=-1).astype(np.float64)
 
 
 def trust(nearest: FloatImage, runner_up: FloatImage, agree: FloatImage,
           told: FloatImage, score: FloatImage, visible_mm: FloatImage,
           colour_off: FloatImage, pair: FloatImage, typical_gap: float | None,
-          soft_mm: FloatImage) -> FloatImage:
+          soft_mm: FloatImage, rivals: Rivals) -> FloatImage:
     """Per read, the share of such reads that named the right card (0..1)."""
     ev = evidence(nearest, runner_up, agree, told, score, visible_mm, colour_off, pair,
-                  typical_gap, soft_mm)
+                  typical_gap, soft_mm, rivals)
     return np.where(outside(ev), 0.0, 1.0 / (1.0 + np.exp(-(ev @ WEIGHTS + BIAS))))
 
 

@@ -12,7 +12,7 @@ from vision.position import UNKNOWN
 from vision.profile import DeckProfile, builtin_profile
 from vision.reading.classify import Classifier
 from vision.reading.templates import Templates
-from vision.reading.trust import NAME_AT, TYPICAL_SOFT_MM, trust
+from vision.reading.trust import NAME_AT, TYPICAL_SOFT_MM, Rivals, trust
 
 from .test_classify import _band
 
@@ -22,10 +22,17 @@ LACKING = ["Y3", "O8", "R5", "B9", "AL"]
 def _trust(nearest: float, runner_up: float, agree: bool = True, told: float = 0.9,
            score: float = 0.95, visible: float = 16.0, colour_off: float = 0.0,
            pair: float = 0.2, typical_gap: float | None = None,
-           soft_mm: float = float("nan")) -> float:
+           soft_mm: float = float("nan"), rivals: str = "R3 G3", apart: float = 1.0) -> float:
     one = (np.array([v], float) for v in (nearest, runner_up, agree, told, score, visible,
                                           colour_off, pair))
-    return float(trust(*one, typical_gap, np.array([soft_mm]))[0])
+    return float(trust(*one, typical_gap, np.array([soft_mm]),
+                       _rivals(rivals, apart))[0])
+
+
+def _rivals(tokens: str, apart: float) -> Rivals:
+    """The rivals of one read whose nearest and runner-up are ``tokens`` ("R3 G3")."""
+    pair = tokens.split()
+    return Rivals.of(pair, np.array([0]), np.array([1]), np.array([apart]))
 
 
 def test_a_band_near_one_card_and_far_from_the_rest_is_trusted():
@@ -79,6 +86,22 @@ def test_a_gap_says_more_in_a_soft_frame():
     assert _trust(1.0, 1.6) == _trust(1.0, 1.6, soft_mm=TYPICAL_SOFT_MM)
 
 
+
+def test_a_gap_says_more_between_cards_the_model_holds_near_each_other():
+    # Two numerals the model holds near each other (a 3 and a 5 of one small index)
+    # show a narrow gap even on a right read; the same gap between cards it holds
+    # apart is what a wrong read looks like.
+    assert _trust(1.0, 1.5, rivals="R3 R5", apart=0.1) >= NAME_AT
+    assert _trust(1.0, 1.5, rivals="R3 R5", apart=1.0) < NAME_AT
+
+
+def test_rivals_tell_a_suits_numerals_from_one_numeral_in_two_suits():
+    tokens = ["R3", "R5", "G3", "R10", "AL", "DA", "FOG"]
+    best, second = np.array([0, 0, 1, 4, 0, 6]), np.array([1, 2, 3, 5, 4, 0])
+    rivals = Rivals.of(tokens, best, second, np.ones(6))
+    assert rivals.same_suit.tolist() == [True, False, True, False, False, False]
+    assert rivals.same_value.tolist() == [False, True, False, False, False, False]
+
 @pytest.fixture(scope="module")
 def lacking() -> Classifier:
     full = builtin_profile("classic")
@@ -120,7 +143,8 @@ def test_the_refit_trusts_what_was_right_on_designs_it_left_out():
             one = (np.array([v], float) for v in (near, near + rng.uniform(0.5, 4.0),
                                                   float(right), 0.8, 0.9, 16.0, 0.0, 0.1))
             rows.append({"design": design,
-                         "evidence": evidence(*one, None, np.array([0.5]))[0].tolist(),
+                         "evidence": evidence(*one, None, np.array([0.5]),
+                                              _rivals("R3 R5", 1.0))[0].tolist(),
                          "right": right})
     _, held = fit(rows)
     right = np.array([r["right"] for r in rows])
