@@ -89,7 +89,7 @@ def test_the_trust_weighs_each_frame_as_soft_as_it_measured(monkeypatch) -> None
     real = classify.trust
 
     def spy(*args):
-        seen.extend(np.asarray(args[-1], float).tolist())
+        seen.extend(np.asarray(args[9], float).tolist())  # ``trust``'s soft_mm
         return real(*args)
 
     monkeypatch.setattr(classify, "trust", spy)
