@@ -4,7 +4,7 @@ Hand-set templates and thresholds carry over badly to a deck they were not
 tuned on: where a deck's band is mostly what every card shares (a thick
 frame, a picture) and its index is thin, whole-band correlation ranks the
 wrong cards first. So each deck gets a linear discriminant (scikit-learn's,
-with shrunk covariance) trained on its own cards' tops, each drawn many times
+with shrunk covariance: ``vision.covariance``) trained on its own cards' tops, each drawn many times
 as a camera shows a fanned card: a little off its place and tilt, resized,
 blurred, under a coloured lamp that lights it unevenly and glare, with noise,
 and now and then with the next card's edge reaching into the band. The
@@ -29,8 +29,8 @@ from typing import Final, NamedTuple
 import cv2
 import numpy as np
 from numpy.typing import NDArray
-from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
+from vision.covariance import discriminant
 from vision.profile import INSET_X, INSET_Y, TPL_PX, DeckProfile, ProfileError
 from vision.reading.trust import log_gap
 from vision.types import GREY_BGR, FloatImage, Image
@@ -314,7 +314,7 @@ class BandModel:
         for h in HEIGHTS_MM:
             drawn = np.stack([as_camera_shows(tops[i], rng, h, tops[int(rng.integers(n))], rows)
                               for i in labels])
-            lda = LinearDiscriminantAnalysis(solver="eigen", shrinkage="auto")
+            lda = discriminant()
             windows[h] = telling_window(tops, list(profile.tokens), h)
             x = features(drawn, h, profile.card_w, window=windows[h], lightness=True)
             lda.fit(x, labels)

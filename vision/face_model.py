@@ -20,9 +20,9 @@ from typing import Final
 
 import cv2
 import numpy as np
-from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
 from vision.band_model import as_camera_shows, features, nearest_shift
+from vision.covariance import discriminant
 from vision.profile import TPL_PX, DeckProfile
 from vision.types import FloatImage
 
@@ -67,7 +67,7 @@ class FaceModel:
         small = np.stack([cv2.resize(d, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
                           for d in drawn])
         x = features(small, h, profile.card_w, grey_px=FACE_GREY_PX, px_per_mm=FACE_PX)
-        lda = LinearDiscriminantAnalysis(solver="eigen", shrinkage="auto").fit(x, labels)
+        lda = discriminant().fit(x, labels)
         dims = min(n - 1, x.shape[1])
         proj = np.ascontiguousarray(lda.scalings_[:, :dims], np.float32)
         return FaceModel(list(profile.tokens), profile.card_w, profile.card_h, proj,
