@@ -4,10 +4,11 @@ Hand-set templates and thresholds carry over badly to a deck they were not
 tuned on: where a deck's band is mostly what every card shares (a thick
 frame, a picture) and its index is thin, whole-band correlation ranks the
 wrong cards first. So each deck gets a linear discriminant (scikit-learn's,
-with shrunk covariance: ``vision.covariance``) trained on its own cards' tops, each drawn many times
-as a camera shows a fanned card: a little off its place and tilt, resized,
-blurred, under a coloured lamp that lights it unevenly and glare, with noise,
-and now and then with the next card's edge reaching into the band. The
+with shrunk covariance: ``vision.covariance``) trained on its own cards' tops,
+each drawn many times as a camera shows a fanned card: a little off its place
+and tilt, resized, blurred, under a coloured lamp that lights it unevenly and
+glare, with noise, and now and then with the next card's edge reaching into
+the band. The
 discriminant learns which pixels tell this deck's cards apart and which only
 vary.
 
