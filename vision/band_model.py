@@ -63,8 +63,9 @@ SOFT_AS_TRAINED_MM: Final = 0.8  # a band of a sharper frame is blurred to this 
 TEST_SAMPLES: Final = 12  # drawn per card and height
 TEST_PX_PER_MM: Final = (1.2, 2.4)
 TEST_SEED: Final = 99  # not the training's: other draws than it learnt
-# The typical gaps of the tuning decks: least, the one below which every such deck read
-# under 0.56 of its cards in a single frame (bench vision, tune split), and most.
+# The typical gaps of the tuning decks: least, the one below which such decks read fewer
+# of their cards in a single frame (bench vision, tune split: once all under 0.56; with
+# the trust weighing the rivals 0.56 to 0.91, against 0.75 to 0.95 above it), and most.
 TYPICAL_GAPS: Final = (0.46, 0.6, 2.39)
 
 
