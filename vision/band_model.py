@@ -33,7 +33,7 @@ from numpy.typing import NDArray
 
 from vision.covariance import discriminant
 from vision.profile import INSET_X, INSET_Y, TPL_PX, DeckProfile, ProfileError
-from vision.reading.trust import log_gap
+from vision.reading.trust import log_gap, troop_mark
 from vision.types import GREY_BGR, FloatImage, Image
 
 HEIGHTS_MM: Final = (8.0, 10.0, 12.0, 14.0, 16.0)  # visible heights a model is made for
@@ -151,7 +151,8 @@ def telling_window(tops: Image, tokens: list[str], visible_mm: float) -> Window:
     grey -= grey.mean(axis=(1, 2), keepdims=True)
     suits: dict[str, list[int]] = {}
     for i, t in enumerate(tokens):
-        if t[:1] in "ROYGBP" and t[1:].isdigit():
+        colour, _ = troop_mark(t)
+        if colour >= 0:
             suits.setdefault(t[0], []).append(i)
     varied = [grey[idx].var(axis=0) for idx in suits.values() if len(idx) >= 4]
     v = np.mean(varied, axis=0) if varied else grey.var(axis=0)

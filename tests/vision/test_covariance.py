@@ -36,7 +36,7 @@ def _nearest(lda: LinearDiscriminantAnalysis, x: np.ndarray) -> np.ndarray:
     return ((z[:, None] - centres[None]) ** 2).sum(axis=2).argmin(axis=1)
 
 
-def test_one_feature_is_not_shrunk():
+def test_a_single_features_covariance_is_scikit_learns_too():
     x = np.array([[0.0], [1.0], [3.0], [4.0], [2.0], [6.0]])
     labels = np.array([0, 0, 0, 1, 1, 1])
     ours = discriminant().fit(x, labels)

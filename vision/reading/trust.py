@@ -102,12 +102,18 @@ class Rivals(NamedTuple):
            apart: FloatImage) -> Rivals:
         """The rivals of reads whose nearest and runner-up are ``best`` and ``second``
         (indices into ``tokens``)."""
-        marks = [troop_mark(t) for t in tokens]
-        colour = np.array([m[0] for m in marks])
-        value = np.array([m[1] for m in marks])
+        colour, value = _marks(tuple(tokens))
         troops = (colour[best] >= 0) & (colour[second] >= 0)
         return Rivals(troops & (colour[best] == colour[second]),
                       troops & (value[best] == value[second]), apart)
+
+
+@functools.cache
+def _marks(tokens: tuple[str, ...]) -> tuple[NDArray[np.int_], NDArray[np.int_]]:
+    """Per token, ``troop_mark``'s colour and value (a model's tokens: once per deck)."""
+    marks = np.array([troop_mark(t) for t in tokens], int).reshape(-1, 2)
+    marks.flags.writeable = False
+    return marks[:, 0], marks[:, 1]
 
 
 @functools.cache
