@@ -9,6 +9,7 @@ import sys
 TARGETS: dict[str, str] = {
     "rules": "companion.rules_bench",
     "vision": "vision.bench",
+    "enrol": "vision.enrol_bench",
     "lights": "hardware.bench",
     "loop": "companion.loop_bench",
     "ui": "companion.ui.bench",

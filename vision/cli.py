@@ -76,6 +76,8 @@ def _enroll(args: list[str]) -> int:
     ap.add_argument("--card-mm", default="63x88", help=_("card width x height in mm"))
     ap.add_argument("--partial", action="store_true",
                     help=_("accept a deck with cards missing (they could be misread)"))
+    ap.add_argument("--jobs", type=int, default=None, metavar="N",
+                    help=_("photos and models worked on at once (default: one per core)"))
     ap.add_argument("--keep-outline", action="append", default=[], metavar="TOKEN",
                     help=_("take this card's photo as it is where enrolment says its "
                            "outline lies off the card (repeatable)"))
@@ -89,11 +91,13 @@ def _enroll(args: list[str]) -> int:
             value=repr(ns.card_mm)), file=sys.stderr)
         return 2
     from vision.sources.base import SourceError
+    from vision.workers import cores
 
+    jobs = cores() if ns.jobs is None else max(1, ns.jobs)
     try:
         if ns.from_dir is not None:
             profile = enroll_from_dir(ns.from_dir, ns.name, w, h, ns.partial,
-                                      ns.keep_outline)
+                                      ns.keep_outline, jobs)
         else:
             profile = _live_enroll(ns.camera, ns.name or "live", ns.terrain)
     except (ProfileError, SourceError) as exc:
@@ -103,7 +107,7 @@ def _enroll(args: list[str]) -> int:
 
     # The deck's own classifiers (its bands, its whole faces), learnt now from its
     # cards: what reads it (``read``, the companion).
-    profile = with_model(profile)
+    profile = with_model(profile, jobs=jobs)
     if ns.out is None and ns.from_dir is None:
         ns.out = Path(f"{profile.name}.deck.npz")
     out = ns.out or ns.from_dir.with_name(ns.from_dir.name + ".deck.npz")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cache
+from itertools import repeat
 from pathlib import Path
 from typing import Final, Literal
 
@@ -31,6 +32,7 @@ from vision.profile import DeckProfile, ProfileError, profile_from_cards
 from vision.render_mat import FILL, render_mat
 from vision.sources.base import FramePair, FrameSource
 from vision.types import FloatImage, Image
+from vision.workers import workers
 
 PHOTO_SUFFIXES: Final = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
 # Mean level difference under which two cut-outs are one card: a card left lying
@@ -205,10 +207,11 @@ def _find_on_mat(img: Image, card_w: float, card_h: float, name: str,
 
 def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_W,
                     card_h: float = CARD_H, partial: bool = False,
-                    keep_outlines: Collection[str] = ()) -> DeckProfile:
+                    keep_outlines: Collection[str] = (), jobs: int = 1) -> DeckProfile:
     """A profile from ``folder``: ``R7.jpg``, ``AL.png``, ... one photo per card.
     ``keep_outlines``: tokens whose outline is taken as found even where the deck's
-    layout says it lies off its card (the player has looked: the photo is right)."""
+    layout says it lies off its card (the player has looked: the photo is right).
+    ``jobs``: photos looked at at once, each worker its own (``vision.workers``)."""
     if not folder.is_dir():
         raise ProfileError(_("{folder}: not a folder").format(folder=folder))
     keep: set[str] = set()
@@ -221,6 +224,7 @@ def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_
     cards: dict[str, Image] = {}
     tables: dict[str, FloatImage] = {}
     problems: list[str] = []
+    shots: dict[str, Path] = {}
     for path in sorted(folder.iterdir()):
         if path.suffix.lower() not in PHOTO_SUFFIXES:
             continue
@@ -230,14 +234,22 @@ def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_
             problems.append(_("{file}: {name} is not a card token").format(
                 file=path.name, name=repr(path.stem)))
             continue
-        if token in cards:
+        if token in shots:
             problems.append(_("{file}: a second photo of {token}").format(
                 file=path.name, token=token))
             continue
-        try:
-            cards[token], tables[token] = enrol_photo(path, card_w, card_h)
-        except ProfileError as exc:
-            problems.append(str(exc))
+        shots[token] = path
+    args = (list(shots.values()), repeat(card_w), repeat(card_h))
+    if jobs > 1 and len(shots) > 1:
+        with workers(jobs) as pool:
+            found = list(pool.map(_enrol_or_why, *args))
+    else:
+        found = list(map(_enrol_or_why, *args))
+    for token, got in zip(shots, found, strict=True):
+        if isinstance(got, str):
+            problems.append(got)
+        else:
+            cards[token], tables[token] = got
     if problems:
         raise ProfileError(_("cannot enrol:") + "\n  " + "\n  ".join(problems))
     if not cards:
@@ -271,6 +283,14 @@ def enrol_photo(path: Path, card_w: float = CARD_W, card_h: float = CARD_H,
     (``ProfileError``, saying what to change, where the photo cannot be used)."""
     photo = load_image(path)
     return find_card(photo, card_w, card_h, path.name, margin_mm=MARGIN_MM), table_colour(photo)
+
+
+def _enrol_or_why(path: Path, card_w: float, card_h: float) -> tuple[Image, FloatImage] | str:
+    """``enrol_photo``, or what is wrong with the photo: every photo's problem is told."""
+    try:
+        return enrol_photo(path, card_w, card_h)
+    except ProfileError as exc:
+        return str(exc)
 
 
 class OutlinesOff(ProfileError):

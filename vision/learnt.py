@@ -7,15 +7,22 @@ from dataclasses import replace
 from vision.band_model import BandModel
 from vision.face_model import FaceModel
 from vision.profile import DeckProfile
+from vision.workers import workers
 
 
-def with_model(profile: DeckProfile, seed: int = 0) -> DeckProfile:
+def with_model(profile: DeckProfile, seed: int = 0, jobs: int = 1) -> DeckProfile:
     """The profile carrying its deck's models (``vision.band_model``, and
-    ``vision.face_model`` where the profile keeps its faces), trained now (under a
-    minute a deck here, some minutes on a Pi 4). A deck of one card has nothing to
-    tell apart: it is handed on as it is."""
+    ``vision.face_model`` where the profile keeps its faces), trained now by ``jobs``
+    workers (the same models however many: ``vision.workers``). A deck of one card
+    has nothing to tell apart: it is handed on as it is."""
     if len(profile.tokens) < 2:
         return profile
-    face = FaceModel.train(profile, seed)
-    return replace(profile, model={**BandModel.train(profile, seed).to_arrays(),
+    if jobs <= 1:
+        face, band = FaceModel.train(profile, seed), BandModel.train(profile, seed)
+    else:
+        with workers(jobs) as pool:
+            later = pool.submit(FaceModel.train, profile, seed)
+            band = BandModel.train(profile, seed, pool=pool)
+            face = later.result()
+    return replace(profile, model={**band.to_arrays(),
                                    **(face.to_arrays() if face is not None else {})})

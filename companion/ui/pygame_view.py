@@ -211,6 +211,7 @@ class PygameView(TerminalView):
         thread (a minute or so on a Pi), then it is saved and the settings switch to it."""
         from vision.learnt import with_model
         from vision.profile import ProfileError
+        from vision.workers import cores
 
         session, self.enrolment = self.enrolment, None  # the last step stays: what ended it
         assert self.scene is not None
@@ -224,7 +225,7 @@ class PygameView(TerminalView):
 
         def learn() -> None:
             try:
-                result.append(with_model(profile))
+                result.append(with_model(profile, jobs=cores()))
             except Exception as error:
                 result.append(error)
 

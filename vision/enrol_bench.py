@@ -1,0 +1,79 @@
+"""``battleline-companion bench enrol``: how long enrolling a deck takes, step by step.
+
+A deck of one generated design is shot as a player shoots it (one phone photo per
+card, 12 MP JPEG, on one table), then enrolled as ``enroll --from-dir`` enrols it:
+the cards found in their photos, the deck squared and balanced, its models learnt.
+The issue's budget is three minutes on a Pi 4: run this there to measure it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from vision.deck_art import ALL_FACES
+from vision.designs import design
+from vision.enroll import enrol_photo, enroll_from_dir
+from vision.learnt import with_model
+from vision.photos import TABLES, phone_photo
+from vision.profile import ProfileError
+from vision.workers import cores
+
+
+def shoot(name: str, folder: Path, size: tuple[int, int], table: str, seed: int) -> int:
+    """One photo per card of design ``name`` ("tune-05") into ``folder``; a photo
+    enrolment refuses is shot again on the other tables in turn, as a player would.
+    How many were refused."""
+    split, index = name.rsplit("-", 1)
+    art = design(split, int(index))  # type: ignore[arg-type]
+    rng = np.random.default_rng(seed)
+    refused = 0
+    for face in ALL_FACES:
+        path = folder / f"{face.token}.jpg"
+        for on in (table, *(t for t in TABLES if t != table)):
+            path.write_bytes(phone_photo(art.render(face, 8.0), rng, table=on, size=size))
+            try:
+                enrol_photo(path, *art.card_mm)
+                break
+            except ProfileError:
+                refused += 1
+    return refused
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="battleline-companion bench enrol")
+    ap.add_argument("--design", default="tune-05", help="a generated design: tune-N or held-N")
+    ap.add_argument("--jobs", type=int, default=None, help="workers (default: one per core)")
+    ap.add_argument("--photo", default="4032x3024", help="photo size, WIDTHxHEIGHT (12 MP)")
+    ap.add_argument("--table", default="wood", help="the table the cards are shot on")
+    ap.add_argument("--seed", type=int, default=5)
+    ns = ap.parse_args(argv)
+    jobs = cores() if ns.jobs is None else max(1, ns.jobs)
+    w, h = (int(v) for v in ns.photo.lower().split("x"))
+    split, index = ns.design.rsplit("-", 1)
+    card_w, card_h = design(split, int(index)).card_mm  # type: ignore[arg-type]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        refused = shoot(ns.design, folder, (w, h), ns.table, ns.seed)
+        t0 = time.perf_counter()
+        try:
+            profile = enroll_from_dir(folder, ns.design, card_w, card_h, partial=True, jobs=jobs)
+        except ProfileError as exc:  # a photo refused: the figures would not be a deck's
+            print(f"bench enrol: {exc}", file=sys.stderr)
+            return 1
+        t1 = time.perf_counter()
+        with_model(profile, jobs=jobs)
+        t2 = time.perf_counter()
+    print(json.dumps({"design": ns.design, "photos": len(ALL_FACES), "photo": ns.photo, "refused_before": refused,
+                      "cards_enrolled": len(profile.tokens), "jobs": jobs, "cores": cores(),
+                      "machine": platform.machine(),
+                      "photos_to_profile_s": round(t1 - t0, 1),
+                      "models_s": round(t2 - t1, 1), "enrol_s": round(t2 - t0, 1)}))
+    return 0
