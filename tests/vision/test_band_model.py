@@ -125,6 +125,18 @@ def test_an_enrolled_profile_carries_its_model_and_the_reader_uses_it(deck, tmp_
     assert [model.tokens[b] for b in best] == ["R3", "Y9", "AL"]
 
 
+def test_workers_learn_the_same_models_as_one_process(deck):
+    # Each visible height draws its own cards (seeded by its place), so the models do
+    # not depend on how many workers learnt them (BLAS sums in its own order: rounding).
+    _, profile = deck
+    one, two = (BandModel.of(with_model(profile, seed=4, jobs=jobs)) for jobs in (1, 2))
+    assert one is not None and two is not None
+    bands = _bands(profile, TOKENS, 9)
+    for h in (8.0, 16.0):
+        assert np.allclose(one.distances(bands, h), two.distances(bands, h), rtol=1e-3)
+    assert one.typical_gap == pytest.approx(two.typical_gap, rel=1e-3)
+
+
 def test_the_self_test_says_how_far_apart_a_deck_holds_its_cards(deck, tmp_path):
     from vision.profile import builtin_profile
 

@@ -74,6 +74,33 @@ def test_enrolment_names_bad_files_and_missing_cards(tmp_path):
     assert enroll_from_dir(tmp_path, partial=True).tokens == ["R7"]
 
 
+def test_photos_looked_at_by_workers_are_each_judged_and_told_in_the_players_language(
+        tmp_path):
+    # Workers look at the photos at once (every core of a Pi): each one's problem is
+    # still named, in the language the player chose, as one process names them.
+    from companion.i18n import language, set_language
+
+    rng = np.random.default_rng(2)
+    cv2.imwrite(str(tmp_path / "R7.jpg"), card_photo("R7", "classic", rng, size=(600, 800)))
+    for name in ("B3.png", "G5.jpg"):
+        (tmp_path / name).write_bytes(b"\x89PNG\r\n\x1a\nthis is not really a png")
+    was = language()
+    try:
+        set_language("cs")
+        told = []
+        for jobs in (1, 2):
+            with pytest.raises(ProfileError) as err:
+                enroll_from_dir(tmp_path, partial=True, jobs=jobs)
+            told.append(str(err.value))
+        set_language("en")
+        with pytest.raises(ProfileError) as err:
+            enroll_from_dir(tmp_path, partial=True, jobs=2)
+    finally:
+        set_language(was)
+    assert told[0] == told[1] != str(err.value)
+    assert "B3.png" in told[1] and "G5.jpg" in told[1]
+
+
 def test_profile_round_trips_and_rejects_junk(tmp_path):
     p = builtin_profile()
     path = tmp_path / "ours.npz"
