@@ -24,9 +24,7 @@ its band.
 from __future__ import annotations
 
 import math
-from concurrent.futures import Executor
 from dataclasses import dataclass, replace
-from itertools import repeat
 from typing import Final, NamedTuple
 
 import cv2
@@ -262,23 +260,6 @@ def two_nearest(d2: FloatImage, allowed: NDArray[np.bool_] | None = None) -> Loo
     return Look(two[:, 0], near[:, 0], near[:, -1], two[:, -1])
 
 
-def _learn_height(tops: Image, tokens: list[str], band_mm: float, card_w: float, h: float,
-                  seed: list[int], samples: int) -> tuple[FloatImage, FloatImage, Window]:
-    """The discriminant of visible height ``h``: its projection, each token's centre
-    there, and its telling window; from ``samples`` draws of each card's top."""
-    rng = np.random.default_rng(seed)
-    n, rows = len(tops), round(band_mm * TPL_PX)
-    labels = np.repeat(np.arange(n), samples)
-    drawn = np.stack([as_camera_shows(tops[i], rng, h, tops[int(rng.integers(n))], rows)
-                      for i in labels])
-    window = telling_window(tops, tokens, h)
-    x = features(drawn, h, card_w, window=window, lightness=True)
-    lda = discriminant().fit(x, labels)
-    dims = min(len(lda.classes_) - 1, x.shape[1])  # what the discriminant spans
-    proj = np.ascontiguousarray(lda.scalings_[:, :dims], np.float32)
-    return proj, (lda.means_ @ proj).astype(np.float32), window
-
-
 def _soften(band: FloatImage, rng: np.random.Generator) -> FloatImage:
     """``band`` (at TPL_PX) as a camera resolving ``TEST_PX_PER_MM`` shows it, at TPL_PX."""
     h, w = band.shape[:2]
@@ -319,10 +300,7 @@ class BandModel:
     lightness: bool = False
 
     @staticmethod
-    def train(profile: DeckProfile, seed: int = 0, samples: int = SAMPLES,
-              pool: Executor | None = None) -> BandModel:
-        """The deck's model, learnt from ``samples`` draws of each card per visible
-        height; ``pool``: workers that learn the heights at once (``vision.workers``)."""
+    def train(profile: DeckProfile, seed: int = 0, samples: int = SAMPLES) -> BandModel:
         if profile.tops is None:
             raise ProfileError(f"deck profile {profile.name!r} keeps no card tops in colour: "
                                "enrol the deck again to read it with a learnt model")
@@ -330,18 +308,25 @@ class BandModel:
             # A discriminant of one card has no dimension: every distance is 0 / 0.
             raise ProfileError(f"deck profile {profile.name!r} holds {len(profile.tokens)} "
                                "card(s): a learnt model tells two or more apart")
-        tops, tokens, run = profile.tops, list(profile.tokens), map if pool is None else pool.map
-        # Each height its own draws (seeded by the height's place): the same model
-        # however many workers learn it.
-        parts = list(run(_learn_height, repeat(tops), repeat(tokens), repeat(profile.band_mm),
-                         repeat(profile.card_w), HEIGHTS_MM,
-                         [[seed, k] for k in range(len(HEIGHTS_MM))], repeat(samples)))
-        model = BandModel(tokens, profile.card_w,
-                          {h: p[0] for h, p in zip(HEIGHTS_MM, parts, strict=True)},
-                          {h: p[1] for h, p in zip(HEIGHTS_MM, parts, strict=True)},
-                          {h: p[2] for h, p in zip(HEIGHTS_MM, parts, strict=True)},
+        rng = np.random.default_rng(seed)
+        tops = profile.tops
+        n = len(tops)
+        rows = round(profile.band_mm * TPL_PX)
+        labels = np.repeat(np.arange(n), samples)
+        projections, centres, windows = {}, {}, {}
+        for h in HEIGHTS_MM:
+            drawn = np.stack([as_camera_shows(tops[i], rng, h, tops[int(rng.integers(n))], rows)
+                              for i in labels])
+            lda = discriminant()
+            windows[h] = telling_window(tops, list(profile.tokens), h)
+            x = features(drawn, h, profile.card_w, window=windows[h], lightness=True)
+            lda.fit(x, labels)
+            dims = min(len(lda.classes_) - 1, x.shape[1])  # what the discriminant spans
+            proj = np.ascontiguousarray(lda.scalings_[:, :dims], np.float32)
+            projections[h], centres[h] = proj, (lda.means_ @ proj).astype(np.float32)
+        model = BandModel(list(profile.tokens), profile.card_w, projections, centres, windows,
                           lightness=True)
-        return replace(model, typical_gap=model.self_test(tops, profile.band_mm, pool=pool))
+        return replace(model, typical_gap=model.self_test(tops, profile.band_mm))
 
     def reads_poorly(self) -> bool:
         """Whether the self-test finds the deck's cards so near each other that the
@@ -349,33 +334,27 @@ class BandModel:
         return self.typical_gap is not None and self.typical_gap < TYPICAL_GAPS[1]
 
     def self_test(self, tops: Image, band_mm: float, seed: int = TEST_SEED,
-                  samples: int = TEST_SAMPLES, pool: Executor | None = None) -> float:
+                  samples: int = TEST_SAMPLES) -> float:
         """How far apart the model holds the deck's cards as a camera shows them: over
         bands of its own cards (``tops``) drawn as for training, softened to a camera's
         resolution, the median log gap between the runner-up's and the nearest's
-        distance where the nearest is right (``pool``: workers that test the heights at
-        once).
+        distance where the nearest is right.
 
         Decks differ in how far their cards lie apart (a thin index on a busy face
         lies near its neighbours), and a read's gap means as much as it is wide for
         its deck: the trust weighs a read's gap in this unit.
         """
-        run = map if pool is None else pool.map
-        gaps = run(self._test_height, repeat(tops), repeat(band_mm), HEIGHTS_MM,
-                   [[seed, k] for k in range(len(HEIGHTS_MM))], repeat(samples))
-        return float(np.median(np.concatenate(list(gaps))))
-
-    def _test_height(self, tops: Image, band_mm: float, h: float, seed: list[int],
-                     samples: int) -> FloatImage:
-        """The self-test's gaps of the right reads at visible height ``h``."""
         rng = np.random.default_rng(seed)
         n, rows, s = len(tops), round(band_mm * TPL_PX), SEARCH_PX
-        labels = np.repeat(np.arange(n), samples)
-        bands = np.stack([cv2.copyMakeBorder(
-            _soften(as_camera_shows(tops[i], rng, h, tops[int(rng.integers(n))], rows), rng),
-            s, s, s, s, cv2.BORDER_REPLICATE) for i in labels])
-        lk = self.look(bands, h)
-        return np.asarray(log_gap(lk.nearest, lk.runner_up)[lk.best == labels])
+        gaps = []
+        for h in HEIGHTS_MM:
+            labels = np.repeat(np.arange(n), samples)
+            bands = np.stack([cv2.copyMakeBorder(
+                _soften(as_camera_shows(tops[i], rng, h, tops[int(rng.integers(n))], rows), rng),
+                s, s, s, s, cv2.BORDER_REPLICATE) for i in labels])
+            lk = self.look(bands, h)
+            gaps.append(log_gap(lk.nearest, lk.runner_up)[lk.best == labels])
+        return float(np.median(np.concatenate(gaps)))
 
     def to_arrays(self) -> dict[str, FloatImage]:
         """The model as named arrays, for the deck's profile file."""

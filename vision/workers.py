@@ -1,6 +1,6 @@
-"""Enrolment's work spread over the machine's cores: a deck's photos, and its models'
-visible heights, are each learnt apart from the others, and a Pi 4 has four cores
-for the minutes a player waits."""
+"""Enrolment's work spread over the machine's cores: a deck's photos are each looked
+at apart from the others, and its face model learnt apart from its band model, and a
+Pi 4 has four cores for the minutes a player waits."""
 
 from __future__ import annotations
 
