@@ -24,6 +24,7 @@ its band.
 from __future__ import annotations
 
 import math
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, replace
 from typing import Final, NamedTuple
 
@@ -260,6 +261,15 @@ def two_nearest(d2: FloatImage, allowed: NDArray[np.bool_] | None = None) -> Loo
     return Look(two[:, 0], near[:, 0], near[:, -1], two[:, -1])
 
 
+def _fit(x: FloatImage, labels: NDArray[np.intp]) -> tuple[FloatImage, FloatImage]:
+    """The discriminant of features ``x``: its projection (its own components only) and
+    each label's centre there."""
+    lda = discriminant().fit(x, labels)
+    dims = min(len(lda.classes_) - 1, x.shape[1])  # what the discriminant spans
+    proj = np.ascontiguousarray(lda.scalings_[:, :dims], np.float32)
+    return proj, (lda.means_ @ proj).astype(np.float32)
+
+
 def _soften(band: FloatImage, rng: np.random.Generator) -> FloatImage:
     """``band`` (at TPL_PX) as a camera resolving ``TEST_PX_PER_MM`` shows it, at TPL_PX."""
     h, w = band.shape[:2]
@@ -300,7 +310,11 @@ class BandModel:
     lightness: bool = False
 
     @staticmethod
-    def train(profile: DeckProfile, seed: int = 0, samples: int = SAMPLES) -> BandModel:
+    def train(profile: DeckProfile, seed: int = 0, samples: int = SAMPLES,
+              pool: Executor | None = None) -> BandModel:
+        """The deck's model from ``samples`` draws of each card per visible height.
+        ``pool``: workers that fit each height's discriminant while this process draws
+        the next height's cards (one stream of draws, as without them)."""
         if profile.tops is None:
             raise ProfileError(f"deck profile {profile.name!r} keeps no card tops in colour: "
                                "enrol the deck again to read it with a learnt model")
@@ -313,18 +327,18 @@ class BandModel:
         n = len(tops)
         rows = round(profile.band_mm * TPL_PX)
         labels = np.repeat(np.arange(n), samples)
-        projections, centres, windows = {}, {}, {}
+        windows: dict[float, Window] = {}
+        fits: list[Future[tuple[FloatImage, FloatImage]] | tuple[FloatImage, FloatImage]] = []
         for h in HEIGHTS_MM:
             drawn = np.stack([as_camera_shows(tops[i], rng, h, tops[int(rng.integers(n))], rows)
                               for i in labels])
-            lda = discriminant()
             windows[h] = telling_window(tops, list(profile.tokens), h)
             x = features(drawn, h, profile.card_w, window=windows[h], lightness=True)
-            lda.fit(x, labels)
-            dims = min(len(lda.classes_) - 1, x.shape[1])  # what the discriminant spans
-            proj = np.ascontiguousarray(lda.scalings_[:, :dims], np.float32)
-            projections[h], centres[h] = proj, (lda.means_ @ proj).astype(np.float32)
-        model = BandModel(list(profile.tokens), profile.card_w, projections, centres, windows,
+            fits.append(_fit(x, labels) if pool is None else pool.submit(_fit, x, labels))
+        done = [f.result() if isinstance(f, Future) else f for f in fits]
+        model = BandModel(list(profile.tokens), profile.card_w,
+                          {h: d[0] for h, d in zip(HEIGHTS_MM, done, strict=True)},
+                          {h: d[1] for h, d in zip(HEIGHTS_MM, done, strict=True)}, windows,
                           lightness=True)
         return replace(model, typical_gap=model.self_test(tops, profile.band_mm))
 
