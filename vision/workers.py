@@ -1,6 +1,7 @@
 """Enrolment's work spread over the machine's cores: a deck's photos are each looked
-at apart from the others, and its face model learnt apart from its band model, and a
-Pi 4 has four cores for the minutes a player waits."""
+at apart from the others, and its face model and each height's discriminant are fitted
+while the band model's cards are drawn; a Pi 4 has four cores for the minutes a player
+waits."""
 
 from __future__ import annotations
 
