@@ -3,6 +3,7 @@
 from unittest import mock
 
 import numpy as np
+import pytest
 
 from vision import bench_designs
 from vision.bench_designs import run_design
@@ -67,3 +68,18 @@ def test_a_card_enrolment_says_was_cut_off_is_shot_again():
     # The SCOUT learnt is the retake, not the photo enrolment named.
     k = profile.tokens.index("SCOUT")
     assert not np.array_equal(profile.tops[k], before.tops[k])
+
+
+def test_bench_enrol_times_a_whole_deck_enrolled_on_the_workers(capsys):
+    # Each photo refused is shot again first, so the deck enrols whole; the figures
+    # are the steps' wall times.
+    import json
+
+    from companion.cli import main
+
+    assert main(["bench", "enrol", "--design", "tune-01", "--jobs", "2",
+                 "--photo", "1008x756"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["cards_enrolled"] == got["photos"] == 79 and got["jobs"] == 2
+    assert got["enrol_s"] == pytest.approx(got["photos_to_profile_s"] + got["models_s"], abs=0.15)
+    assert got["models_s"] > 0 and got["photos_to_profile_s"] > 0
