@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.deck_art import ALL_FACES
-from vision.designs import design
+from vision.designs import DeckDesign, design
 from vision.enroll import enrol_photo, enroll_from_dir
 from vision.learnt import with_model
 from vision.photos import TABLES, phone_photo
@@ -27,12 +27,18 @@ from vision.profile import ProfileError
 from vision.workers import cores
 
 
-def shoot(name: str, folder: Path, size: tuple[int, int], table: str, seed: int) -> int:
-    """One photo per card of design ``name`` ("tune-05") into ``folder``; a photo
-    enrolment refuses is shot again on the other tables in turn, as a player would.
-    How many were refused."""
-    split, index = name.rsplit("-", 1)
-    art = design(split, int(index))  # type: ignore[arg-type]
+def _design(name: str) -> DeckDesign:
+    """A generated design by name: ``tune-5``, ``held-12``."""
+    split, _, index = name.rpartition("-")
+    try:
+        return design(split, int(index))  # type: ignore[arg-type]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{name!r}: not a design (tune-N or held-N)") from None
+
+
+def shoot(art: DeckDesign, folder: Path, size: tuple[int, int], table: str, seed: int) -> int:
+    """One photo per card of ``art`` into ``folder``; a photo enrolment refuses is
+    shot again on the other tables in turn, as a player would. How many were refused."""
     rng = np.random.default_rng(seed)
     refused = 0
     for face in ALL_FACES:
@@ -49,7 +55,8 @@ def shoot(name: str, folder: Path, size: tuple[int, int], table: str, seed: int)
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="battleline-companion bench enrol")
-    ap.add_argument("--design", default="tune-05", help="a generated design: tune-N or held-N")
+    ap.add_argument("--design", type=_design, default="tune-05",
+                    help="a generated design: tune-N or held-N")
     ap.add_argument("--jobs", type=int, default=None, help="workers (default: one per core)")
     ap.add_argument("--photo", default="4032x3024", help="photo size, WIDTHxHEIGHT (12 MP)")
     ap.add_argument("--table", default="wood", help="the table the cards are shot on")
@@ -57,21 +64,22 @@ def main(argv: list[str]) -> int:
     ns = ap.parse_args(argv)
     jobs = cores() if ns.jobs is None else max(1, ns.jobs)
     w, h = (int(v) for v in ns.photo.lower().split("x"))
-    split, index = ns.design.rsplit("-", 1)
-    card_w, card_h = design(split, int(index)).card_mm  # type: ignore[arg-type]
+    card_w, card_h = ns.design.card_mm
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         refused = shoot(ns.design, folder, (w, h), ns.table, ns.seed)
         t0 = time.perf_counter()
         try:
-            profile = enroll_from_dir(folder, ns.design, card_w, card_h, partial=True, jobs=jobs)
+            profile = enroll_from_dir(folder, ns.design.name, card_w, card_h, partial=True,
+                                      jobs=jobs)
         except ProfileError as exc:  # a photo refused: the figures would not be a deck's
             print(f"bench enrol: {exc}", file=sys.stderr)
             return 1
         t1 = time.perf_counter()
         with_model(profile, jobs=jobs)
         t2 = time.perf_counter()
-    print(json.dumps({"design": ns.design, "photos": len(ALL_FACES), "photo": ns.photo, "refused_before": refused,
+    print(json.dumps({"design": ns.design.name, "photos": len(ALL_FACES), "photo": ns.photo,
+                      "refused_before": refused,
                       "cards_enrolled": len(profile.tokens), "jobs": jobs, "cores": cores(),
                       "machine": platform.machine(),
                       "photos_to_profile_s": round(t1 - t0, 1),
