@@ -35,8 +35,8 @@ from vision.types import FloatImage
 
 # Fitted on the reads of every tuning design (tune-00..19 in 152 rooms, each design its
 # own, as the reader weighs a band since the band model weighs lightness): ``python -m
-# vision.trust_fit --designs 8 --scenes 10 --check 12 --rows R`` reads them, ``--designs
-# 20 --rows R`` fits all twenty.
+# vision.trust_fit --designs 8 --scenes 10 --check 12 --model-seeds 0,1,2 --rows R`` reads
+# them, ``--designs 20 --rows R`` fits all twenty (on the seed-0 models' reads).
 # Order: log nearest, log runner-up, templates agree, templates' confidence,
 # agree x confidence, index score, visible height / 16 mm, colour off / 10 Lab,
 # the templates' margin for the winner over the runner-up, and the runner-up's log
