@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -96,6 +97,18 @@ def model_seed(row: dict[str, Any]) -> int:
     return int(row.get("model_seed", 0))
 
 
+class TooFewReads(ValueError):
+    """The reads a fit would learn from are all right, or all wrong."""
+
+
+def _fitted(x: FloatImage, y: NDArray[np.bool_], without: str | None) -> LogisticRegression:
+    if len(set(y.tolist())) < 2:
+        what = f"without {without}" if without else "to fit"
+        raise TooFewReads(f"the reads {what} are all {'right' if y.all() else 'wrong'}: "
+                          "read more rooms or designs (--scenes, --designs)")
+    return LogisticRegression(C=1.0, max_iter=2000).fit(x, y)
+
+
 def fit(rows: list[dict[str, Any]]) -> tuple[LogisticRegression, FloatImage]:
     """The model fitted on the first model seed's reads, and each read's trust (at
     every seed) fitted without its design (none for a read ``outside``: it asks, and is
@@ -108,11 +121,9 @@ def fit(rows: list[dict[str, Any]]) -> tuple[LogisticRegression, FloatImage]:
     held = np.zeros(len(rows))
     for d in sorted(set(group)):
         out = group == d
-        held[out & inside] = LogisticRegression(C=1.0, max_iter=2000).fit(
-            x[~out & inside & first], y[~out & inside & first]).predict_proba(
-            x[out & inside])[:, 1]
-    return LogisticRegression(C=1.0, max_iter=2000).fit(x[inside & first],
-                                                        y[inside & first]), held
+        keep = ~out & inside & first
+        held[out & inside] = _fitted(x[keep], y[keep], d).predict_proba(x[out & inside])[:, 1]
+    return _fitted(x[inside & first], y[inside & first], None), held
 
 
 def _report(what: str, trusted: FloatImage, right: NDArray[np.bool_]) -> None:
@@ -151,7 +162,11 @@ def main(argv: list[str] | None = None) -> int:
             args.rows.write_text(json.dumps(rows))
     fitted = [r for r in rows if int(r["design"].rsplit("-", 1)[1]) < args.designs]
     checked = [r for r in rows if int(r["design"].rsplit("-", 1)[1]) >= args.designs]
-    model, held = fit(fitted)
+    try:
+        model, held = fit(fitted)
+    except TooFewReads as e:
+        print(f"trust_fit: {e}", file=sys.stderr)
+        return 2
     right = np.array([r["right"] for r in fitted])
     at = np.array([model_seed(r) for r in fitted])
     for m in sorted(set(at.tolist())):

@@ -189,3 +189,15 @@ def test_the_bar_holds_at_every_training_seed_the_reads_were_taken_at(tmp_path, 
     again[-1] = dict(again[-1], evidence=surest["evidence"], right=False)
     assert alone < 1.0
     assert suggested(first + again) > alone
+
+
+def test_too_few_reads_to_fit_are_named_not_a_traceback(tmp_path, capsys):
+    from vision.trust_fit import main
+
+    rng = np.random.default_rng(2)
+    rows = [_row("tune-00", right, rng) for right in [True] * 30 + [False] * 5]
+    rows += [_row("tune-01", True, rng) for _ in range(30)]  # tune-00 left out: all right
+    path = tmp_path / "rows.json"
+    path.write_text(json.dumps(rows))
+    assert main(["--designs", "2", "--rows", str(path)]) == 2
+    assert "without tune-00 are all right" in capsys.readouterr().err
