@@ -91,6 +91,15 @@ def collect(index: int, scenes: int, seed: int = SEED, model_seed: int = 0,
     return out
 
 
+def seed_list(text: str) -> list[int]:
+    """``--model-seeds``: whole numbers, comma-separated."""
+    try:
+        return [int(v) for v in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not seeds separated by commas (e.g. 0,1,2)") from None
+
+
 def model_seed(row: dict[str, Any]) -> int:
     """The seed a read's band model was trained at (reads kept before there were
     several: 0)."""
@@ -145,11 +154,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check-scenes", type=int, default=6, help="room scenes per checked design")
     ap.add_argument("--rows", type=Path, help="reads kept here (read again if it exists)")
     ap.add_argument("--jobs", type=int, default=1, help="designs read at a time, each its own process")
-    ap.add_argument("--model-seeds", default="0",
+    ap.add_argument("--model-seeds", type=seed_list, default=[0],
                     help="the band models' training seeds, comma-separated: the rooms are "
                          "read once per seed, the first fitted, the bar kept at every one")
     args = ap.parse_args(argv)
-    seeds = [int(s) for s in args.model_seeds.split(",")]
+    seeds = args.model_seeds
     if args.rows and args.rows.exists():
         rows = json.loads(args.rows.read_text())
     else:
