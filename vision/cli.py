@@ -91,9 +91,9 @@ def _enroll(args: list[str]) -> int:
             value=repr(ns.card_mm)), file=sys.stderr)
         return 2
     from vision.sources.base import SourceError
-    from vision.workers import cores
+    from vision.workers import jobs as jobs_for
 
-    jobs = cores() if ns.jobs is None else max(1, ns.jobs)
+    jobs = jobs_for(ns.jobs)
     try:
         if ns.from_dir is not None:
             profile = enroll_from_dir(ns.from_dir, ns.name, w, h, ns.partial,

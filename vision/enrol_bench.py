@@ -25,6 +25,7 @@ from vision.learnt import with_model
 from vision.photos import TABLES, phone_photo
 from vision.profile import ProfileError
 from vision.workers import cores
+from vision.workers import jobs as jobs_for
 
 
 def _design(name: str) -> DeckDesign:
@@ -62,7 +63,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--table", default="wood", help="the table the cards are shot on")
     ap.add_argument("--seed", type=int, default=5)
     ns = ap.parse_args(argv)
-    jobs = cores() if ns.jobs is None else max(1, ns.jobs)
+    jobs = jobs_for(ns.jobs)
     w, h = (int(v) for v in ns.photo.lower().split("x"))
     card_w, card_h = ns.design.card_mm
     with tempfile.TemporaryDirectory() as tmp:

@@ -25,6 +25,11 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+def jobs(asked: int | None) -> int:
+    """The workers a ``--jobs`` asks for: one per core when not said, at least one."""
+    return cores() if asked is None else max(1, asked)
+
+
 def workers(jobs: int) -> Executor:
     """``jobs`` processes, each working one thread at a time (OpenCV's and BLAS's
     own threads would only contend with the other workers). Started by a fork server:
