@@ -24,7 +24,7 @@ def with_model(profile: DeckProfile, seed: int = 0, jobs: int = 1) -> DeckProfil
     else:
         # The bands' heights share one stream of draws, drawn here in turn: drawn
         # apart per height, the held bench's figures moved by a point and a card read
-        # confidently wrong (vision/README.md). This process draws; jobs - 1 fit.
+        # confidently wrong (vision/ROUNDS.md). This process draws; jobs - 1 fit.
         with workers(max(1, jobs - 1)) as pool:
             later = pool.submit(FaceModel.train, profile, seed)
             band = BandModel.train(profile, seed, pool=pool)

@@ -48,7 +48,7 @@ def test_the_corners_lie_on_the_cards_edge():
             px_mm = float(np.linalg.norm(truth[3] - truth[0])) / h
             errors.append(float(np.linalg.norm(found - truth, axis=1).max()) / px_mm)
     # Most cards flatten to a fraction of a millimetre; known misses (a frame taken
-    # for the edge, a checked cloth's line beyond it) are in vision/README.md. Of the
+    # for the edge, a checked cloth's line beyond it) are in vision/ROUNDS.md. Of the
     # 36 photos 4 are refused: one of them tune-05's card on checks, outlined 8 mm off
     # and narrower than any card, which flattened it stretched before.
     assert refused <= 4, refused
