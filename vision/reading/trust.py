@@ -47,10 +47,10 @@ from vision.types import FloatImage
 # times the gap, one value, that times the gap, the log of how far apart the model holds
 # them, and the gap over the log of one plus that (a pair held near each other shows a
 # narrow gap even where the read is right).
-WEIGHTS: Final = np.array([-1.04, 0.7844, 0.3742, -1.1181, 0.8902, 0.399, 0.4339, -0.3335,
-                          2.0852, 1.3968, -1.2723, 0.9225, 0.2215, 1.6321, 1.1869, 0.358,
-                          0.6954, 1.2305])
-BIAS: Final = 0.6702
+WEIGHTS: Final = np.array([-0.9634, 0.7714, 0.36, -1.0667, 0.888, 0.2701, 0.5439, -0.2905,
+                          2.0362, 1.2656, -1.2557, 0.806, 0.2981, 1.5546, 1.1472, 0.3736,
+                          0.809, 1.5612])
+BIAS: Final = 0.6251
 # The typical gap of a deck whose model has no self-test (made before it): the
 # tuning decks' median.
 TYPICAL_GAP: Final = 0.615
@@ -74,9 +74,13 @@ NARROW_FROM: Final = 0.95
 # lies then says little, and only the templates naming the same card vouch for it
 # (a deck enrolled from photos unlike the camera's bands lies that far often). A band whose colour lies COLOUR_OUT Lab further from the
 # named card's than from the nearest is another suit's card of that shape, which the
-# deck may lack (10 of the 14 tuning reads past it were right).
+# deck may lack (10 of the 14 tuning reads past it were right). A read between two cards
+# the model holds nearer than NEAR_PAIR (squared distance per dimension between their
+# centres) is a toss-up its gap does not settle: the gap over their log distance grows
+# without bound there (42 of 120 such tuning reads were wrong, 1 in 24 beyond).
 FAR_OUT: Final = 2.0
 COLOUR_OUT: Final = 15.0
+NEAR_PAIR: Final = 0.135
 FLOOR: Final = 1e-3  # a distance of nothing is as good as this
 
 
@@ -156,16 +160,18 @@ def trust(nearest: FloatImage, runner_up: FloatImage, agree: FloatImage,
 
 def outside(ev: FloatImage) -> NDArray[np.bool_]:
     """Per read (a row of ``evidence``), whether it lies where reads ask whatever else
-    they show (``FAR_OUT`` unless the templates agree, ``COLOUR_OUT``)."""
-    nearest, agree, colour_off = ev[..., 0], ev[..., 2], ev[..., 7]  # as ``evidence``
+    they show (``FAR_OUT`` unless the templates agree, ``COLOUR_OUT``, ``NEAR_PAIR``)."""
+    # As ``evidence`` lays them out.
+    nearest, agree, colour_off, apart = ev[..., 0], ev[..., 2], ev[..., 7], ev[..., 16]
     return np.asarray(((nearest > np.log(FAR_OUT + FLOOR)) & (agree < 0.5))
-                      | (colour_off > COLOUR_OUT / 10.0))
+                      | (colour_off > COLOUR_OUT / 10.0)
+                      | (apart < np.log(NEAR_PAIR + FLOOR)))
 
 
 # The whole face of a zone's last card (``vision.face_model``) speaks where it lies near
 # one card (FACE_NEAR, squared distance per dimension) and its runner-up much further
 # (FACE_GAP, the log of their ratio): the card is then the face's, at FACE_TRUST. Set
-# where no face that spoke on the tuning decks' last cards was wrong (vision/README.md).
+# where no face that spoke on the tuning decks' last cards was wrong (vision/ROUNDS.md).
 FACE_NEAR: Final = 2.0
 FACE_GAP: Final = 1.0
 FACE_TRUST: Final = 0.995

@@ -13,7 +13,7 @@ from vision.position import UNKNOWN
 from vision.profile import DeckProfile, builtin_profile
 from vision.reading.classify import Classifier
 from vision.reading.templates import Templates
-from vision.reading.trust import NAME_AT, TYPICAL_SOFT_MM, Rivals, trust
+from vision.reading.trust import NAME_AT, NEAR_PAIR, TYPICAL_SOFT_MM, Rivals, trust
 
 from .test_classify import _band
 
@@ -92,8 +92,17 @@ def test_a_gap_says_more_between_cards_the_model_holds_near_each_other():
     # Two numerals the model holds near each other (a 3 and a 5 of one small index)
     # show a narrow gap even on a right read; the same gap between cards it holds
     # apart is what a wrong read looks like.
-    assert _trust(1.0, 1.5, rivals="R3 R5", apart=0.1) >= NAME_AT
+    assert _trust(1.0, 1.5, rivals="R3 R5", apart=0.2) >= NAME_AT
     assert _trust(1.0, 1.5, rivals="R3 R5", apart=1.0) < NAME_AT
+
+
+def test_a_read_between_two_cards_held_almost_on_top_of_each_other_asks():
+    # A B6 and a G6 the model holds nearer than NEAR_PAIR: how much further the
+    # runner-up lies settles nothing there (tune-00's B6 was read G6 at trust 0.999),
+    # so the band asks however wide its gap.
+    assert _trust(0.5, 8.0, rivals="B6 G6", apart=NEAR_PAIR * 1.1) >= NAME_AT
+    assert _trust(0.5, 8.0, rivals="B6 G6", apart=NEAR_PAIR * 0.9) == 0.0
+    assert _trust(0.5, 40.0, rivals="R3 R5", apart=0.03) == 0.0
 
 
 def test_rivals_tell_a_suits_numerals_from_one_numeral_in_two_suits():
