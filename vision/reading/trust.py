@@ -59,8 +59,8 @@ TYPICAL_GAP: Final = 0.615
 # its cards: ``band_model.as_trained`` leaves such a frame's bands as they are).
 TYPICAL_SOFT_MM: Final = 0.81
 # The trust from which a band is named (the rest ask): the lowest level at which no
-# read of a tuning design left out of the fit in turn was wrong (0.995: 4 317 of their
-# 5 647 right reads named; 0.99: 4 544 and 3 wrong; vision/README.md).
+# read of a tuning design left out of the fit in turn was wrong (0.995: 4 324 of their
+# 5 647 right reads named; 0.99: 4 548 and 4 wrong; vision/README.md).
 NAME_AT: Final = 0.995
 # A band the trust left unknown is judged again without the cards named elsewhere on
 # the table (``Classifier.without``) only from this trust among all cards: with its
