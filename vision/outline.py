@@ -51,7 +51,8 @@ SQUARE: Final = 0.08  # how much squatter or taller than its card an outline may
 DIM: Final = 60  # a photo whose lightest tenth is darker than this (of 255) is too dark
 CANNY: Final = ((40, 120), (20, 60))  # the edge maps' thresholds (gradient, low and high)
 # Looked at only where those found no card on a plain table: a navy card's edge on a
-# black cloth steps a few levels, below them (tune-01 on black: 8 of 80 photos refused).
+# black cloth steps a few levels, below them (the tuning decks' phone photos on black:
+# 13 of 80 refused, 5 with it; vision/ROUNDS.md).
 FAINT_CANNY: Final = ((8, 24),)
 
 
@@ -162,10 +163,11 @@ def _quads(contour: np.ndarray) -> list[np.ndarray]:
     return out
 
 
-def _regions(small: Image, steps: tuple[tuple[int, int], ...] = CANNY) -> list[np.ndarray]:
+def _regions(small: Image, steps: tuple[tuple[int, int], ...] = CANNY,
+             colours: bool = True) -> list[np.ndarray]:
     """Outlines of regions that may be the card: holes in edge maps (the card's
     outline encloses it whatever lies around it; ``steps``: their Canny thresholds)
-    and parts unlike the table's colours (``unlike_border``)."""
+    and, with ``colours``, parts unlike the table's colours (``unlike_border``)."""
     h, w = small.shape[:2]
     out: list[np.ndarray] = []
     blur = cv2.GaussianBlur(small, (0, 0), 1.2)
@@ -188,8 +190,8 @@ def _regions(small: Image, steps: tuple[tuple[int, int], ...] = CANNY) -> list[n
                                  cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         found, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         out.extend(found)
-    if steps != CANNY:
-        return out  # the table's colours were weighed with the usual steps
+    if not colours:
+        return out
     found, _ = cv2.findContours(unlike_border(small), cv2.RETR_EXTERNAL,
                                 cv2.CHAIN_APPROX_SIMPLE)
     out.extend(found)
@@ -299,7 +301,7 @@ def _locate(small: Image, aspect: float, name: str) -> np.ndarray:
     if found.card() is None and bar < SUPPORT_CONTRAST:
         # A plain table: a card whose edge steps less than those maps see is looked
         # for in a fainter one (only here: where they found a card, it stands).
-        _weigh(found, _regions(small, FAINT_CANNY), small, img, aspect, bar)
+        _weigh(found, _regions(small, FAINT_CANNY, colours=False), small, img, aspect, bar)
     card = found.card()
     if card is not None:
         return card

@@ -174,7 +174,7 @@ def test_a_navy_card_whose_edge_barely_steps_from_a_black_cloth_is_outlined(monk
         assert float(np.linalg.norm(found - truth, axis=1).max()) / px_mm < 2.0
     # Without the fainter map each is refused, saying no card was found.
     usual = outline._regions
-    monkeypatch.setattr(outline, "_regions", lambda small, steps=outline.CANNY:
+    monkeypatch.setattr(outline, "_regions", lambda small, steps=outline.CANNY, colours=True:
                         usual(small) if steps == outline.CANNY else [])
     for token, (photo, _) in photos.items():
         with pytest.raises(ProfileError, match=f"{token}: no card found"):
