@@ -298,19 +298,19 @@ def _locate(small: Image, aspect: float, name: str) -> np.ndarray:
     bar = _edge_bar(small)
     found = _Found()
     _weigh(found, _regions(small), small, img, aspect, bar)
-    if found.card() is None and bar < SUPPORT_CONTRAST:
+    card = found.card()
+    if card is None and bar < SUPPORT_CONTRAST:
         # A plain table: a card whose edge steps less than those maps see is looked
         # for in a fainter one (only here: where they found a card, it stands).
         _weigh(found, _regions(small, FAINT_CANNY, colours=False), small, img, aspect, bar)
-    card = found.card()
+        card = found.card()
     if card is not None:
         return card
-    sideways, cut = found.sideways, found.cut
-    if sideways:
+    if found.sideways:
         raise ProfileError(_("{name}: the card lies sideways; turn it (or the phone) so "
                              "that it stands upright, index at the top").format(name=name))
-    if cut:
-        edges = max(cut, key=lambda k: cut[k])
+    if found.cut:
+        edges = max(found.cut, key=lambda k: found.cut[k])
         which = _(" and ").join(_(e) for e in edges)
         raise ProfileError(ngettext(
             "{name}: the card's {edges} edge is outside the photo: step back or move the "

@@ -13,7 +13,7 @@ from vision.position import UNKNOWN
 from vision.profile import DeckProfile, builtin_profile
 from vision.reading.classify import Classifier
 from vision.reading.templates import Templates
-from vision.reading.trust import NAME_AT, NEAR_PAIR, TYPICAL_SOFT_MM, Rivals, trust
+from vision.reading.trust import NAME_AT, NEAR_PAIR, TYPICAL_SOFT_MM, Rivals, evidence, trust
 
 from .test_classify import _band
 
@@ -163,8 +163,6 @@ def test_the_refit_trusts_what_was_right_on_designs_it_left_out():
 
 def _row(design: str, right: bool, rng: np.random.Generator) -> dict[str, object]:
     """A read of ``design``: a right one lies nearer its card than a wrong one."""
-    from vision.reading.trust import evidence
-
     near = rng.uniform(0.2, 1.5) if right else rng.uniform(1.0, 4.0)
     one = (np.array([v], float) for v in (near, near + rng.uniform(0.5, 4.0), float(right),
                                           0.8, 0.9, 16.0, 0.0, 0.1))
