@@ -106,10 +106,11 @@ def features(bands: FloatImage, visible_mm: float, card_w: float,
     # (neutral in the profile, cream on the table) come off alike. A white that is
     # itself coloured (a full-bleed face) is left on: it is the suit.
     y0, x0 = margin + iy, margin + ix
-    pix = lab.reshape(n, full_h, full_w, 3)[:, y0:y0 + h, x0:x0 + w].reshape(n, h * w, 3)
     k = (h * w * (100 - PAPER_PERCENTILE)) // 100
-    light = np.argpartition(-pix[:, :, 0], k, axis=1)[:, :k]
-    lit = np.take_along_axis(pix, light[:, :, None], axis=1).mean(axis=1)
+    shown = lab.reshape(n, full_h, full_w, 3)[:, y0:y0 + h, x0:x0 + w]
+    # The lightest pixels picked by their lightness alone, then gathered whole.
+    ys, xs = np.divmod(np.argpartition(-shown[..., 0].reshape(n, h * w), k, axis=1)[:, :k], w)
+    lit = shown[np.arange(n)[:, None], ys, xs].mean(axis=1)
     white = lit[:, 1:]
     near = np.clip(1.0 - np.linalg.norm(white, axis=1) / PAPER_CHROMA, 0.0, 1.0)
     tint = white * near[:, None]

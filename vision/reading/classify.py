@@ -189,7 +189,8 @@ class Classifier:
                 crop = pl.crop if not pad else cv2.copyMakeBorder(
                     pl.crop, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
                 band: FloatImage = crop[y0 + pad:y0 + pad + rows,
-                                        x0 + pad:x0 + pad + w] * pl.scale
+                                        x0 + pad:x0 + pad + w].astype(np.float32)
+                band *= pl.scale
                 bands.append(band)
             shown, as_soft = as_trained(np.stack(bands), soft)
             d2 = self.model.distances(shown, h)
