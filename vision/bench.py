@@ -136,6 +136,9 @@ def main(argv: list[str]) -> int:
                          "(--scenes is then per design)")
     ap.add_argument("--split", choices=["held", "tune"], default="held",
                     help="which designs: 'held' are never looked at while tuning")
+    ap.add_argument("--first-design", type=int, default=0, metavar="K",
+                    help="with --designs: start at design K (held designs past those "
+                         "measured before are ones no change was ever judged on)")
     ap.add_argument("--jobs", type=int, default=1,
                     help="with --designs: designs read at once, each in its own process")
     ns = ap.parse_args(argv)
@@ -143,7 +146,7 @@ def main(argv: list[str]) -> int:
         from vision.bench_designs import run as run_designs
 
         print(json.dumps(run_designs(ns.designs, ns.split, ns.scenes, ns.frames, ns.seed,
-                                     ns.jobs)))
+                                     ns.jobs, ns.first_design)))
         return 0
     print(json.dumps(run(ns.scenes, ns.frames, ns.seed, ns.failures)))
     return 0

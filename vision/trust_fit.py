@@ -34,7 +34,7 @@ from sklearn.linear_model import LogisticRegression
 from vision import bench_designs, read
 from vision.band_model import BandModel
 from vision.calibrate import Calibrator
-from vision.designs import designs
+from vision.designs import design
 from vision.read import Reader
 from vision.reading import classify
 from vision.reading.trust import evidence, outside
@@ -53,7 +53,7 @@ def collect(index: int, scenes: int, seed: int = SEED, model_seed: int = 0,
             ) -> list[dict[str, Any]]:
     """One tuning design's reads, its band model trained at ``model_seed``:
     evidence, right or not."""
-    art = designs("tune")[index]
+    art = design("tune", index)
     profile, _ = bench_designs.enrol(art, np.random.default_rng([seed, 1, index]))
     if profile is None:
         return []

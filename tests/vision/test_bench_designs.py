@@ -83,3 +83,25 @@ def test_bench_enrol_times_a_whole_deck_enrolled_on_the_workers(capsys):
     assert got["cards_enrolled"] == got["photos"] == 79 and got["jobs"] == 2
     assert got["enrol_s"] == pytest.approx(got["photos_to_profile_s"] + got["models_s"], abs=0.15)
     assert got["models_s"] > 0 and got["photos_to_profile_s"] > 0
+
+
+def test_the_bench_can_start_past_the_designs_measured_before(capsys):
+    # Held designs past the first 24 are ones no change was ever judged on: the
+    # bench reads exactly the slice asked for, and says so per design.
+    from companion.cli import main
+    from vision.scoring import Tally
+
+    read: list[str] = []
+
+    def counted(art, scenes, frames, seed):
+        read.append(art.name)
+        return Tally(cards=10, right_single=9, right_voted=10), [50.0]
+
+    with mock.patch.object(bench_designs, "_design", counted):
+        assert main(["bench", "vision", "--designs", "2", "--first-design", "24",
+                     "--split", "held", "--scenes", "1"]) == 0
+    import json
+
+    got = json.loads(capsys.readouterr().out)
+    assert read == ["held-24", "held-25"] == sorted(got["designs"])
+    assert got["worst_design_single_frame_accuracy"] == 0.9 and got["voted_accuracy"] == 1.0
