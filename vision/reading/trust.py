@@ -64,21 +64,27 @@ TYPICAL_SOFT_MM: Final = 0.81
 NAME_AT: Final = 0.995
 # A band the trust left unknown is judged again without the cards named elsewhere on
 # the table (``Classifier.without``) only from this trust among all cards: with its
-# rivals gone a band's gap widens, and bands far below the bar then passed it wrongly
-# (measured on fresh tune scenes: vision/README.md).
-NARROW_FROM: Final = 0.95
+# rivals gone a band's gap widens, and bands below the bar then passed it wrongly
+# (tune-20..43, 216 frames: from 0.95 156 named right and 6 wrong, all from 0.968;
+# from 0.99 62 and none; vision/README.md).
+NARROW_FROM: Final = 0.99
 # Reads that ask whatever else they show (the fit leaves them out). A band further
 # than FAR_OUT from every card (squared distance per dimension; a band of the card
 # itself lies about 1 from its centre) lies where no drawing of the deck's cards did
 # (misplaced, half covered, a card the deck lacks): how much further the runner-up
 # lies then says little, and only the templates naming the same card vouch for it
-# (a deck enrolled from photos unlike the camera's bands lies that far often). A band whose colour lies COLOUR_OUT Lab further from the
+# (a deck enrolled from photos unlike the camera's bands lies that far often); further
+# than FAR_AGREED not even they do, for they learnt the card from the same photo (a dark
+# tactic on black cloth, its title cut off at enrolment, read as another tactic by
+# both: 11 of 14 wrong tuning reads past the bar, for 22 of 6 679 right ones named;
+# vision/README.md). A band whose colour lies COLOUR_OUT Lab further from the
 # named card's than from the nearest is another suit's card of that shape, which the
 # deck may lack (10 of the 14 tuning reads past it were right). A read between two cards
 # the model holds nearer than NEAR_PAIR (squared distance per dimension between their
 # centres) is a toss-up its gap does not settle: the gap over their log distance grows
 # without bound there (42 of 120 such tuning reads were wrong, 1 in 24 beyond).
 FAR_OUT: Final = 2.0
+FAR_AGREED: Final = 3.0
 COLOUR_OUT: Final = 15.0
 NEAR_PAIR: Final = 0.135
 FLOOR: Final = 1e-3  # a distance of nothing is as good as this
@@ -160,10 +166,12 @@ def trust(nearest: FloatImage, runner_up: FloatImage, agree: FloatImage,
 
 def outside(ev: FloatImage) -> NDArray[np.bool_]:
     """Per read (a row of ``evidence``), whether it lies where reads ask whatever else
-    they show (``FAR_OUT`` unless the templates agree, ``COLOUR_OUT``, ``NEAR_PAIR``)."""
+    they show (``FAR_OUT`` unless the templates agree, ``FAR_AGREED``, ``COLOUR_OUT``,
+    ``NEAR_PAIR``)."""
     # As ``evidence`` lays them out.
     nearest, agree, colour_off, apart = ev[..., 0], ev[..., 2], ev[..., 7], ev[..., 16]
     return np.asarray(((nearest > np.log(FAR_OUT + FLOOR)) & (agree < 0.5))
+                      | (nearest > np.log(FAR_AGREED + FLOOR))
                       | (colour_off > COLOUR_OUT / 10.0)
                       | (apart < np.log(NEAR_PAIR + FLOOR)))
 

@@ -12,6 +12,7 @@ from vision.profile import BLUR, DeckProfile, builtin_profile
 from vision.reading.classify import Classifier, Judged, colour_distance, suit_chroma
 from vision.reading.placement import SHIFT_PX, Placed
 from vision.reading.templates import Templates, ncc_rows
+from vision.reading.trust import NAME_AT, NARROW_FROM
 
 
 def _band(profile: DeckProfile, token: str, rng: np.random.Generator) -> np.ndarray:
@@ -114,13 +115,15 @@ def test_a_band_left_unknown_is_named_once_its_rival_is_named_elsewhere(monkeypa
     # fit it alike is named when one of the two is named elsewhere on the table; a
     # band whose own best guess is named elsewhere stays unknown (its runner-up was
     # never judged as a winner), and so do one whose zone leaves it nothing else to be
-    # and one the trust was far from naming among all cards.
+    # and one the trust was far from naming among all cards: below NARROW_FROM even a
+    # band a wrong guess explains well passed the bar once its rivals were gone.
     profile = builtin_profile("classic")
     clf = _classifier(profile)
     tokens = clf.tokens
     h = 16.0
     clf.model = BandModel(tokens, profile.card_w, {}, {h: np.zeros((len(tokens), 1))})
-    doubt = {"a": 0.97, "b": 0.97, "c": 0.97, "d": 0.6}  # the trust when two fit alike
+    # The trust when two fit alike: just under the bar, or well under it.
+    doubt = {"a": 0.993, "b": 0.993, "c": 0.993, "d": 0.6, "e": 0.97}
 
     def trusted(h, placed, hvs, told, colours, d2, allowed, soft=None):
         look = clf.model.nearest(d2, h, allowed)
@@ -128,7 +131,7 @@ def test_a_band_left_unknown_is_named_once_its_rival_is_named_elsewhere(monkeypa
         for band, best, near, runner in zip(placed, look.best, look.nearest,
                                             look.runner_up, strict=True):
             sure = 0.999 if runner > 2 * near else doubt[band]
-            out.append((tokens[best] if sure >= 0.99 else UNKNOWN, sure, 0.9, []))
+            out.append((tokens[best] if sure >= NAME_AT else UNKNOWN, sure, 0.9, []))
         return out
 
     monkeypatch.setattr(clf, "_trusted", trusted)
@@ -145,10 +148,12 @@ def test_a_band_left_unknown_is_named_once_its_rival_is_named_elsewhere(monkeypa
                       h, d2[0], named)
 
     bands = [judged("a", "G9", "G8"), judged("b", "G8", "G9"),
-             judged("c", "G9", "G8", only="G9"), judged("d", "G9", "G8")]
-    assert [j.named[0] for j in bands] == [UNKNOWN] * 4
+             judged("c", "G9", "G8", only="G9"), judged("d", "G9", "G8"),
+             judged("e", "G9", "G8")]
+    assert [j.named[0] for j in bands] == [UNKNOWN] * 5
+    assert doubt["e"] < NARROW_FROM <= doubt["a"] < NAME_AT
     got = clf.without({"G8"}, bands)
-    assert [named[0] for named in got] == ["G9", UNKNOWN, UNKNOWN, UNKNOWN]
+    assert [named[0] for named in got] == ["G9", UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN]
     assert got[0][1] == 0.999
     assert clf.without(set(), bands) == [j.named for j in bands]
     assert clf.without({"R1"}, bands) == [j.named for j in bands]
