@@ -26,7 +26,7 @@ import numpy as np
 
 from vision.calibrate import CalibrationError, Calibrator
 from vision.deck_art import ALL_FACES, CardArt
-from vision.designs import design
+from vision.designs import designs
 from vision.enroll import OutlinesOff, enrol_photo, profile_from_photos
 from vision.learnt import with_model
 from vision.photos import TABLES, phone_photo
@@ -165,7 +165,7 @@ def run(n: int, split: Literal["tune", "held"], scenes: int, frames: int,
         seed: int, jobs: int = 1, first: int = 0) -> dict[str, object]:
     """Figures per design and over ``n`` designs of ``split`` from design ``first``,
     ``jobs`` designs at a time (each its own process: frame times are per process)."""
-    arts = [design(split, i) for i in range(first, first + n)]
+    arts = designs(split, n, first)
     args = [(art, scenes, frames, seed) for art in arts]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:

@@ -1,15 +1,18 @@
 """The cross-design bench counts what was laid and what was read, per deck."""
 
+import json
 from unittest import mock
 
 import numpy as np
 import pytest
 
+from companion.cli import main
 from vision import bench_designs
 from vision.bench_designs import run_design
 from vision.calibrate import Calibrator
 from vision.designs import design
 from vision.enroll import OutlinesOff, profile_from_photos
+from vision.scoring import Tally
 from vision.sharpness import TOO_SOFT_MM, blur_mm
 from vision.synth import room_scene, room_seed
 
@@ -73,10 +76,6 @@ def test_a_card_enrolment_says_was_cut_off_is_shot_again():
 def test_bench_enrol_times_a_whole_deck_enrolled_on_the_workers(capsys):
     # Each photo refused is shot again first, so the deck enrols whole; the figures
     # are the steps' wall times.
-    import json
-
-    from companion.cli import main
-
     assert main(["bench", "enrol", "--design", "tune-01", "--jobs", "2",
                  "--photo", "1008x756"]) == 0
     got = json.loads(capsys.readouterr().out)
@@ -88,9 +87,6 @@ def test_bench_enrol_times_a_whole_deck_enrolled_on_the_workers(capsys):
 def test_the_bench_can_start_past_the_designs_measured_before(capsys):
     # Held designs past the first 24 are ones no change was ever judged on: the
     # bench reads exactly the slice asked for, and says so per design.
-    from companion.cli import main
-    from vision.scoring import Tally
-
     read: list[str] = []
 
     def counted(art, scenes, frames, seed):
@@ -100,8 +96,6 @@ def test_the_bench_can_start_past_the_designs_measured_before(capsys):
     with mock.patch.object(bench_designs, "_design", counted):
         assert main(["bench", "vision", "--designs", "2", "--first-design", "24",
                      "--split", "held", "--scenes", "1"]) == 0
-    import json
-
     got = json.loads(capsys.readouterr().out)
     assert read == ["held-24", "held-25"] == sorted(got["designs"])
     assert got["worst_design_single_frame_accuracy"] == 0.9 and got["voted_accuracy"] == 1.0

@@ -31,9 +31,10 @@ def design(split: Literal["tune", "held"], index: int) -> DeckDesign:
     return design_at(split, _COUNT[split], index)
 
 
-def designs(split: Literal["tune", "held"], n: int | None = None) -> list[DeckDesign]:
-    """The first ``n`` designs of a split (all of them by default)."""
-    return [design(split, i) for i in range(_COUNT[split] if n is None else n)]
+def designs(split: Literal["tune", "held"], n: int | None = None,
+            first: int = 0) -> list[DeckDesign]:
+    """``n`` designs of a split from design ``first`` (all of them by default)."""
+    return [design(split, i) for i in range(first, first + (_COUNT[split] if n is None else n))]
 
 
 def design_sheet(d: DeckDesign, px_per_mm: float = 4.0) -> Image:
