@@ -265,6 +265,16 @@ def _zones_after(
     return {z: c for z, c in out.items() if c}
 
 
+def _laid_on_top(readings: tuple[Reading, ...], belief: Counter[str], sure: Counter[str],
+                 threshold: float) -> bool:
+    """Whether a zone shows one card more than believed, the last one read surely and
+    not believed there, and every other card read surely is a believed one: a card laid
+    on the zone's own, which its band alone now shows (``sure``: the cards read surely)."""
+    return (bool(belief) and len(readings) == sum(belief.values()) + 1
+            and readings[-1].certain(threshold)
+            and sure - belief == Counter([readings[-1].token]))
+
+
 @dataclass(frozen=True, slots=True)
 class _Change:
     zone: str
@@ -456,6 +466,12 @@ class Tracker:
             belief = Counter(believed.get(zone, ()))
             sure = Counter(r.token for r in readings if r.certain(self.threshold))
             unsure = len(readings) - sum(sure.values())
+            if unsure and _laid_on_top(readings, belief, sure, self.threshold):
+                # The cards already there, covered now, read unsure under the one just
+                # laid on them, read surely: they stand for what they were.
+                [added] = (sure - belief).elements()
+                changes.append(_Change(zone, where, added, True))
+                continue
             if unsure:
                 # Unsure readings may stand for believed cards not read surely; anything
                 # more (a card added, moved or taken) cannot be told apart: ask.

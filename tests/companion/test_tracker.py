@@ -122,6 +122,38 @@ def test_an_unsure_reading_of_a_known_card_needs_nothing() -> None:
     assert t.observe(same) == [] and t.settled
 
 
+def test_a_card_laid_on_cards_read_unsure_now_they_are_covered_is_played() -> None:
+    t = Tracker(first=S)
+    play_through(t, {"flag1.south": ["R1"]}, {"flag1.south": ["R1"], "flag1.north": ["B2"]},
+                 {"flag1.south": ["R1", "R3"], "flag1.north": ["B2"]},
+                 {"flag1.south": ["R1", "R3"], "flag1.north": ["B2", "B9"]})
+    # South lays R2 on R1 and R3: only its band shows of each, read unsure now.
+    laid = Snapshot({"flag1.south": (Reading("unknown", 0.0), Reading("R3", 0.5), Reading("R2")),
+                     "flag1.north": (Reading("B2"), Reading("B9"))})
+    [event] = t.observe(laid)
+    assert event.describe() == "south R2@1" and t.settled
+    assert t.state.zones["flag1.south"] == ("R1", "R3", "R2")
+
+
+def test_a_card_laid_is_asked_about_unless_it_is_the_one_read_surely_on_top() -> None:
+    t = Tracker(first=S)
+    play_through(t, {"flag1.south": ["R1"]}, {"flag1.south": ["R1"], "flag1.north": ["B2"]})
+    # The new card itself unsure: what was laid is not known.
+    new_unsure = Snapshot({"flag1.south": (Reading("R1"), Reading("R2", 0.5)),
+                           "flag1.north": (Reading("B2"),)})
+    assert t.observe(new_unsure) == []
+    assert [i.kind for i in t.issues] == [IssueKind.UNCERTAIN]
+    # A card read surely under one read unsure: not a card laid on top.
+    under = Snapshot({"flag1.south": (Reading("R2"), Reading("unknown", 0.0)),
+                      "flag1.north": (Reading("B2"),)})
+    assert t.observe(under) == [] and [i.kind for i in t.issues] == [IssueKind.UNCERTAIN]
+    # Two cards more than believed: asked.
+    two = Snapshot({"flag1.south": (Reading("unknown", 0.0), Reading("R2"), Reading("R3")),
+                    "flag1.north": (Reading("B2"),)})
+    assert t.observe(two) == [] and not t.settled
+    assert t.events[-1].describe() == "north B2@1"
+
+
 def test_guile_moves_are_inferred_from_the_cards_that_moved() -> None:
     t = Tracker(first=S)
     play_through(
