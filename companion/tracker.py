@@ -13,18 +13,20 @@ that matters is never guessed at: its flag is uncertain until the table reads
 clearly or a person confirms or corrects it.
 
 Claims and passes come from the buttons or the view (``claim``, ``pass_``);
-the camera cannot see them. ``undo`` takes back the last event.
+the camera cannot see them. ``undo`` takes back the last event. How a change
+reads as one play is ``companion.explain``'s; the zones' names are
+``companion.zones``'.
 """
 
 from __future__ import annotations
 
 import enum
-import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Final
 
+from companion.explain import Change, Problem, Waiting, explain, rules_error
 from companion.messages import N_, NP_, Message
 from companion.rules.actions import (
     Action,
@@ -40,111 +42,27 @@ from companion.rules.actions import (
     Scout,
 )
 from companion.rules.battlefield import Setup
-from companion.rules.cards import Card, Tactic, Terrain, parse_card, parse_terrain
+from companion.rules.cards import Card, Tactic, Terrain, parse_card
 from companion.rules.claims import Reason, Ruling, Rulings, adjudicate
-from companion.rules.errors import (
-    BattlefieldNotLaid,
-    ClaimRefused,
-    EnvironmentAlreadyThere,
-    FlagAlreadyClaimed,
-    IllegalAction,
-    NotationError,
-    SecondLeader,
-    SideFull,
-    TacticsLimit,
-)
+from companion.rules.errors import ClaimRefused, IllegalAction, NotationError
 from companion.rules.formations import GMT_FORMATION_NAMES, MEDIEVAL_FORMATION_NAMES
 from companion.rules.game import Outcome
 from companion.rules.position import FLAG_COUNT, Player, Position, Variant
-from companion.rules.table import Table, played_card
+from companion.rules.table import Table
 from companion.rules.table_game import TableGame
 from companion.snapshot import Reading, Snapshot
-
-DEFAULT_THRESHOLD: Final = 0.75
-GUILE: Final = frozenset({Tactic.SCOUT, Tactic.REDEPLOY, Tactic.DESERTER, Tactic.TRAITOR})
-_ZONE: Final = re.compile(
-    r"flag([1-9])(?:\.(north|south)(\.env)?)?|(north|south)\.(guile|discard)"
+from companion.zones import (
+    ZoneName,
+    discard_zone,
+    env_zone,
+    flag_words,
+    formation_zone,
+    guile_zone,
+    terrain_zone,
+    who,
 )
 
-ZoneKind = Literal["formation", "env", "guile", "discard", "terrain"]
-
-
-@dataclass(frozen=True, slots=True)
-class ZoneName:
-    kind: ZoneKind
-    side: Player | None  # None for the battlefield card at a flag (terrain)
-    flag: int | None  # 0..8 for flag zones
-
-    @staticmethod
-    def parse(name: str) -> ZoneName | None:
-        """The zones the tracker follows (``flag3`` is the battlefield card); None for any other."""
-        m = _ZONE.fullmatch(name)
-        if m is None:
-            return None
-        if m[1] and not m[2]:
-            return ZoneName("terrain", None, int(m[1]) - 1)
-        if m[1]:
-            return ZoneName("env" if m[3] else "formation", Player(m[2]), int(m[1]) - 1)
-        return ZoneName("guile" if m[5] == "guile" else "discard", Player(m[4]), None)
-
-    @property
-    def player(self) -> Player:
-        """The side the zone belongs to (the battlefield card's zone belongs to neither)."""
-        assert self.side is not None, "the battlefield card's zone belongs to no player"
-        return self.side
-
-    def text(self) -> Message:
-        """Plain words for the zone: "north's side of flag 3"."""
-        if self.kind == "terrain":
-            return Message(N_("flag {flag}'s battlefield place"), flag=self._number)
-        side = who(self.player)
-        if self.kind == "formation":
-            return Message(N_("{side}'s side of flag {flag}"), side=side, flag=self._number)
-        if self.kind == "env":
-            return Message(N_("flag {flag} ({side}'s environment spot)"), side=side,
-                           flag=self._number)
-        if self.kind == "guile":
-            return Message(N_("{side}'s guile area"), side=side)
-        return Message(N_("{side}'s discard pile"), side=side)
-
-    @property
-    def _number(self) -> int:
-        assert self.flag is not None
-        return self.flag + 1
-
-    @property
-    def flag_number(self) -> int | None:
-        return None if self.flag is None else self.flag + 1
-
-
-def who(player: Player) -> Message:
-    """A player's name in a message (translated with it)."""
-    return Message(N_("north")) if player is Player.NORTH else Message(N_("south"))
-
-
-def flag_words(flag: int | None) -> Message:
-    """"flag 3" for an index, "the table" for the areas off the flag line."""
-    return Message(N_("the table")) if flag is None else Message(N_("flag {flag}"), flag=flag + 1)
-
-
-def formation_zone(flag: int, player: Player) -> str:
-    return f"flag{flag + 1}.{player}"
-
-
-def env_zone(flag: int, player: Player) -> str:
-    return f"flag{flag + 1}.{player}.env"
-
-
-def guile_zone(player: Player) -> str:
-    return f"{player}.guile"
-
-
-def discard_zone(player: Player) -> str:
-    return f"{player}.discard"
-
-
-def terrain_zone(flag: int) -> str:
-    return f"flag{flag + 1}"
+DEFAULT_THRESHOLD: Final = 0.75
 
 
 class IssueKind(enum.Enum):
@@ -273,37 +191,6 @@ def _laid_on_top(readings: tuple[Reading, ...], belief: Counter[str], sure: Coun
     return (bool(belief) and len(readings) == sum(belief.values()) + 1
             and readings[-1].certain(threshold)
             and sure - belief == Counter([readings[-1].token]))
-
-
-@dataclass(frozen=True, slots=True)
-class _Change:
-    zone: str
-    where: ZoneName
-    token: str
-    added: bool
-
-    def text(self) -> Message:
-        zone, card = self.where.text(), self.token
-        if not self.added:
-            return Message(N_("{card} vanished from {zone}"), card=card, zone=zone)
-        if self.where.kind in ("guile", "discard"):
-            return Message(N_("{card} appeared in {zone}"), card=card, zone=zone)
-        if self.where.kind == "env":
-            return Message(N_("{card} appeared at {zone}"), card=card, zone=zone)
-        return Message(N_("{card} appeared on {zone}"), card=card, zone=zone)
-
-
-class _Problem(Exception):
-    """The change cannot be explained; ``flags`` are where to show it."""
-
-    def __init__(self, message: Message, flags: Iterable[int | None]) -> None:
-        super().__init__(message)
-        self.message = message
-        self.flags = sorted(set(flags), key=lambda f: -1 if f is None else f)
-
-
-class _Waiting(_Problem):
-    pass
 
 
 @dataclass
@@ -454,7 +341,7 @@ class Tracker:
             {z for z in snap.zones if ZoneName.parse(z)} | set(believed)
             | {z for z in self.corrections if z not in snap.zones}
         )
-        changes: list[_Change] = []
+        changes: list[Change] = []
         uncertain: list[Issue] = []
         everywhere = Counter(
             r.token for z in snap.zones for r in snap.readings(z) if r.certain(self.threshold)
@@ -470,7 +357,7 @@ class Tracker:
                 # The cards already there, covered now, read unsure under the one just
                 # laid on them, read surely: they stand for what they were.
                 [added] = (sure - belief).elements()
-                changes.append(_Change(zone, where, added, True))
+                changes.append(Change(zone, where, added, True))
                 continue
             if unsure:
                 # Unsure readings may stand for believed cards not read surely; anything
@@ -486,8 +373,8 @@ class Tracker:
                               Message(template, zone=where.text(), n=unsure))
                     )
                 continue
-            changes += [_Change(zone, where, t, True) for t in sorted((sure - belief).elements())]
-            changes += [_Change(zone, where, t, False) for t in sorted((belief - sure).elements())]
+            changes += [Change(zone, where, t, True) for t in sorted((sure - belief).elements())]
+            changes += [Change(zone, where, t, False) for t in sorted((belief - sure).elements())]
         if uncertain:
             self.issues = uncertain
             return []
@@ -496,268 +383,23 @@ class Tracker:
             return []
         if self.outcome is not None:
             self._problem(
-                _Problem(Message(N_("the game is over: start a new game to play on")), [])
+                Problem(Message(N_("the game is over: start a new game to play on")), [])
             )
             return []
         try:
-            player, action, pile = self._explain(changes)
-            error = self._rules_error(player, action)
+            player, action, pile = explain(self.state, changes)
+            error = rules_error(self.state, player, action, first_known=self.first_known)
             if error is not None:
                 raise error
-        except _Problem as problem:
+        except Problem as problem:
             self._problem(problem)
             return []
         return [self._commit(TrackedEvent(player, action, pile))]
 
-    def _problem(self, problem: _Problem) -> None:
-        kind = IssueKind.WAITING if isinstance(problem, _Waiting) else IssueKind.ATTENTION
+    def _problem(self, problem: Problem) -> None:
+        kind = IssueKind.WAITING if isinstance(problem, Waiting) else IssueKind.ATTENTION
         flags = problem.flags or [None]
         self.issues = [Issue(kind, f, problem.message) for f in flags]
-
-    # ----------------------------------------------------------------- explaining changes
-    def _explain(self, changes: list[_Change]) -> tuple[Player, Action, str | None]:
-        flags = [c.where.flag for c in changes]
-        if any(c.where.kind == "terrain" for c in changes):
-            return self._terrain(changes, flags)
-        game = self.state.game
-        if game.effect is not None and len(changes) == 2:
-            found = self._effect_discard(changes)
-            if found is not None:
-                return found
-        cards: dict[str, Card] = {}
-        for c in changes:
-            try:
-                cards[c.token] = parse_card(c.token)
-            except NotationError:
-                raise _Problem(
-                    Message(N_("{card} is not a card of the deck ({zone})"), card=c.token,
-                            zone=c.where.text()),
-                    flags,
-                ) from None
-        adds = [c for c in changes if c.added]
-        rems = [c for c in changes if not c.added]
-        guile = [c for c in adds if c.where.kind == "guile"]
-        others = [c for c in adds if c.where.kind != "guile"]
-        listing = tuple(c.text() for c in changes)
-        if len(guile) > 1:
-            raise _Problem(Message(N_("two guile cards at once: {changes}"), changes=listing), flags)
-        if guile:
-            g = guile[0]
-            player, card = g.where.player, cards[g.token]
-            if card not in GUILE:
-                raise _Problem(
-                    Message(N_("{card} lies in {side}'s guile area: only Scout, Redeploy, "
-                               "Deserter and Traitor go there"), card=g.token, side=who(player)),
-                    flags,
-                )
-            if card is Tactic.SCOUT:
-                if others or rems:
-                    raise _Problem(
-                        Message(N_("SCOUT and another change at once: {changes}"),
-                                changes=listing),
-                        flags,
-                    )
-                return player, Scout(), None
-            if not others and len(rems) <= 1:
-                template = N_("{side} played {card}: now put the card at its new flag")
-                if card is Tactic.DESERTER:
-                    template = N_("{side} played {card}: now put the card on a discard pile")
-                if card is Tactic.REDEPLOY:
-                    template = N_("{side} played {card}: now put the card at its new flag "
-                                  "or on a discard pile")
-                raise _Waiting(Message(template, side=who(player), card=g.token), flags)
-            if len(others) != 1 or len(rems) != 1 or others[0].token != rems[0].token:
-                raise _Problem(
-                    Message(N_("{card} moves one card, but: {changes}"), card=g.token,
-                            changes=listing),
-                    flags,
-                )
-            return self._move(player, card, rems[0], others[0], cards[rems[0].token], flags)
-        if len(adds) == 1 and not rems:
-            c = adds[0]
-            card = cards[c.token]
-            assert c.where.flag is not None or c.where.kind == "discard"
-            if c.where.kind == "discard":
-                raise _Problem(
-                    Message(N_("{change} without a Deserter or Redeploy"), change=c.text()), flags
-                )
-            assert c.where.flag is not None
-            if c.where.kind == "env" and not (isinstance(card, Tactic) and card.is_environment):
-                raise _Problem(
-                    Message(N_("{card} lies in flag {flag}'s environment spot: only Fog and Mud "
-                               "go there"), card=c.token, flag=c.where.flag + 1),
-                    flags,
-                )
-            if c.where.kind == "formation" and isinstance(card, Tactic) and card.is_environment:
-                raise _Problem(
-                    Message(N_("{card} lies in {zone}: Fog and Mud go on the environment spot "
-                               "beside the flag"), card=c.token, zone=c.where.text()),
-                    flags,
-                )
-            return c.where.player, Play(card, c.where.flag), None
-        if len(adds) > 1 and not rems:
-            raise _Problem(
-                Message(N_("two cards at once: {changes}; take back the one not played"),
-                        changes=listing),
-                flags,
-            )
-        if rems and not adds:
-            raise _Problem(
-                Message(N_("a card vanished: {changes}; put it back"), changes=listing), flags
-            )
-        moved = len(adds) == 1 and len(rems) == 1 and adds[0].token == rems[0].token
-        if moved:
-            raise _Problem(
-                Message(N_("{card} moved ({changes}) without Redeploy or Traitor in a guile "
-                           "area; put it back"), card=adds[0].token, changes=listing),
-                flags,
-            )
-        raise _Problem(
-            Message(N_("these changes are not one play: {changes}"), changes=listing), flags
-        )
-
-    def _terrain(
-        self, changes: list[_Change], flags: list[int | None]
-    ) -> tuple[Player, Action, str | None]:
-        """A battlefield card laid text-up in the flag row: who lays it is the rules' say."""
-        listing = tuple(c.text() for c in changes)
-        if len(changes) != 1 or not changes[0].added:
-            raise _Problem(
-                Message(N_("battlefield cards are laid one at a time and stay: {changes}"),
-                        changes=listing),
-                flags,
-            )
-        c = changes[0]
-        assert c.where.flag is not None
-        try:
-            terrain = parse_terrain(c.token)
-        except NotationError:
-            raise _Problem(
-                Message(N_("{card} lies on {zone}: only battlefield cards go there"),
-                        card=c.token, zone=c.where.text()),
-                flags,
-            ) from None
-        game = self.state.game
-        player = game.placer() or game.to_move
-        return player, Place(terrain, c.where.flag, True), None
-
-    def _effect_discard(
-        self, changes: list[_Change]
-    ) -> tuple[Player, Action, str | None] | None:
-        """The troop a claimed Marshes or Watchtower takes, laid on a discard pile."""
-        effect = self.state.game.effect
-        assert effect is not None
-        rems = [c for c in changes if not c.added]
-        adds = [c for c in changes if c.added]
-        if len(rems) != 1 or len(adds) != 1 or rems[0].token != adds[0].token:
-            return None
-        src, dst = rems[0].where, adds[0].where
-        if src.kind != "formation" or dst.kind != "discard" or src.flag is None:
-            return None
-        try:
-            card = parse_card(rems[0].token)
-        except NotationError:
-            return None
-        if effect.terrain is Terrain.MARSHES:
-            return effect.actor, Discard(src.flag, card), adds[0].zone
-        return effect.actor, Remove(src.flag, card), adds[0].zone
-
-    def _move(
-        self,
-        player: Player,
-        guile: Card,
-        source: _Change,
-        target: _Change,
-        card: Card,
-        flags: list[int | None],
-    ) -> tuple[Player, Action, str | None]:
-        src, dst = source.where, target.where
-        name = guile.token if isinstance(guile, Tactic) else str(guile)
-        owner = player if guile is Tactic.REDEPLOY else player.other
-        if src.kind != "formation" or src.side is not owner or src.flag is None:
-            template = (
-                N_("{card} takes one of {side}'s own formation cards, but {change}")
-                if owner is player
-                else N_("{card} takes one of {other}'s formation cards, but {change}")
-            )
-            raise _Problem(
-                Message(template, card=name, side=who(player), other=who(owner),
-                        change=source.text()),
-                flags,
-            )
-        if guile is Tactic.REDEPLOY:
-            if dst.kind == "discard":
-                return player, Redeploy(src.flag, card, None), target.zone
-            if dst.kind == "formation" and dst.side is player and dst.flag is not None:
-                return player, Redeploy(src.flag, card, dst.flag), None
-        elif guile is Tactic.DESERTER:
-            if dst.kind == "discard":
-                return player, Desert(src.flag, card), target.zone
-        elif dst.kind == "formation" and dst.side is player and dst.flag is not None:
-            return player, Betray(src.flag, card, dst.flag), None
-        raise _Problem(
-            Message(N_("{card}: {change} is not where that card can go"), card=name,
-                    change=target.text()),
-            flags,
-        )
-
-    def _rules_error(self, player: Player, action: Action) -> _Problem | None:
-        """The rules' objection to ``player`` playing ``action`` now, in plain words."""
-        flags: list[int | None] = []
-        for attr in ("flag", "to"):
-            value = getattr(action, attr, None)
-            if isinstance(value, int):
-                flags.append(value)
-        flags = flags or [None]
-        state = self.state
-        turn_known = self.first_known or state.game.played
-        if played_card(action) is not None and player is not state.to_move and turn_known:
-            return _Problem(
-                Message(N_("{side} played {action}, but it is {other}'s turn (if {other} cannot "
-                           "play, {other} passes); take it back"), side=who(player),
-                        action=action.notation(), other=who(state.to_move)),
-                flags,
-            )
-        error = state.game.error(player, action)
-        if error is None:
-            return None
-        return _Problem(self._plain(player, action, error), flags)
-
-    def _plain(self, player: Player, action: Action, error: IllegalAction) -> Message:
-        what = action.notation()
-        i = 0 if player is Player.NORTH else 1
-        mine, theirs = self.table.tactics_played[i], self.table.tactics_played[1 - i]
-        flag = getattr(action, "to", None)
-        if not isinstance(error, SideFull) or not isinstance(flag, int):
-            flag = getattr(action, "flag", None)
-        where = flag_words(flag if isinstance(flag, int) else None)
-        side, other = who(player), who(player.other)
-        if isinstance(error, FlagAlreadyClaimed):
-            return Message(N_("{action}: {flag} is claimed, no card may be added, moved or taken "
-                              "there; undo it"), action=what, flag=_claimed_flag(error, where))
-        if isinstance(error, TacticsLimit):
-            return Message(
-                NP_("{action}: tactics limit — {side} has played {n} tactic to {other}'s "
-                    "{theirs} and may not play another yet; take it back",
-                    "{action}: tactics limit — {side} has played {n} tactics to {other}'s "
-                    "{theirs} and may not play another yet; take it back"),
-                action=what, side=side, other=other, n=mine, theirs=theirs,
-            )
-        if isinstance(error, SecondLeader):
-            return Message(N_("{action}: {side} already played a leader; a second leader cannot "
-                              "be played"), action=what, side=side)
-        if isinstance(error, SideFull):
-            return Message(N_("{action}: {side}'s side of {flag} is already full"), action=what,
-                           side=side, flag=_claimed_flag(error, where))
-        if isinstance(error, EnvironmentAlreadyThere):
-            return Message(N_("{action}: that environment card already lies at {flag}"),
-                           action=what, flag=_claimed_flag(error, where))
-        if isinstance(error, BattlefieldNotLaid):
-            return Message(N_("{action}: lay all nine battlefield cards before playing "
-                              "({laid} of 9 laid)"), action=what,
-                           laid=self.state.game.laid)
-        # The rules' own words for the rarer refusals (a phrase, translated where shown).
-        return Message(N_("{action}: {error}"), action=what, error=error.phrase)
 
     # ----------------------------------------------------------------- applying events
     def _commit(self, event: TrackedEvent) -> TrackedEvent:
@@ -786,7 +428,7 @@ class Tracker:
             return result.event
         if isinstance(action, Pass):
             return self.pass_(event.player)
-        problem = self._rules_error(event.player, action)
+        problem = rules_error(self.state, event.player, action, first_known=self.first_known)
         if problem is not None:
             raise IllegalAction(problem.message)
         return self._commit(event)
@@ -843,7 +485,7 @@ class Tracker:
         game = self.state.game
         player = game.placer() or game.to_move
         action = Place(terrain, flag, up)
-        problem = self._rules_error(player, action)
+        problem = rules_error(self.state, player, action, first_known=self.first_known)
         if problem is not None:
             raise IllegalAction(problem.message)
         return self._commit(TrackedEvent(player, action))
@@ -905,9 +547,3 @@ def describe_ruling(ruling: Ruling, *, medieval: bool = False) -> Message:
                        formation=Message(names[ruling.threat.formation]),
                        total=ruling.threat.total)
     return text
-
-
-def _claimed_flag(error: IllegalAction, where: Message) -> Message:
-    """The flag an error names (its parameter ``flag``), else the one the action names."""
-    flag = error.params.get("flag")
-    return flag_words(flag - 1) if isinstance(flag, int) else where

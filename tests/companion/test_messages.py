@@ -95,10 +95,15 @@ def test_a_count_picks_the_plural_form_in_english_and_in_the_catalogs_language()
 
 
 def test_every_template_the_tracker_shows_is_collected_for_the_catalog() -> None:
+    import companion.explain
     import companion.tracker
+    import companion.zones
 
-    collected = {m[1] if isinstance(m[1], str) else m[1][0] for m in extract_from_file(
-        "python", companion.tracker.__file__, keywords={"N_": None, "NP_": (1, 2)})}
+    collected = {
+        m[1] if isinstance(m[1], str) else m[1][0]
+        for module in (companion.tracker, companion.explain, companion.zones)
+        for m in extract_from_file("python", module.__file__, keywords={"N_": None, "NP_": (1, 2)})
+    }
     shown: list[Message] = []
     t = Tracker(first=S)
     tables = [
