@@ -21,6 +21,7 @@ model trained in, once per run.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,20 +83,27 @@ class DriveReport:
     misreads: list[str] = field(default_factory=list)  # the cards of those named wrong
 
     def tally(self, snap: Snapshot, zones: Zones) -> None:
+        """Count each card named right while its zone holds that card (the surer reads
+        first), as ``bench vision`` scores: a card missed under another shifts the
+        rest, and the card on top is still read right."""
         for zone in set(zones) | set(snap.zones):
             truth = zones.get(zone, ())
-            for k, reading in enumerate(snap.readings(zone)):
+            left = Counter(truth)
+            readings = snap.readings(zone)
+            self.cards_unknown += sum(r.token == UNKNOWN for r in readings)
+            for k, reading in sorted(enumerate(readings), key=lambda kr: -kr[1].confidence):
                 if reading.token == UNKNOWN:
-                    self.cards_unknown += 1
                     continue
                 band = next(b for b, low in reversed(CONFIDENCE_BANDS.items())
                             if reading.confidence >= low)
                 self.reliability[band][0] += 1
-                lies = truth[k] if k < len(truth) else "nothing"
-                if lies != reading.token:
-                    self.reliability[band][1] += 1
-                    self.misreads.append(f"{zone} card {k + 1}: {lies} read "
-                                         f"{reading.token} ({reading.confidence:.3f})")
+                if left[reading.token] > 0:
+                    left[reading.token] -= 1
+                    continue
+                self.reliability[band][1] += 1
+                lies = ", ".join(truth) or "nothing"
+                self.misreads.append(f"{zone} card {k + 1}: read {reading.token} "
+                                     f"({reading.confidence:.3f}); the zone holds {lies}")
 
 
 def _same(a: Ruling, b: Ruling) -> bool:

@@ -169,3 +169,18 @@ def test_a_seeded_terrain_game_journal_equals_the_script(tmp_path: Path, seed: i
     assert replay(path, []).outcome == script.outcome
     record = parse_table_record(export_text(path))
     assert record.variant.terrain and record.replay().outcome == script.outcome
+
+
+def test_a_card_read_on_top_of_one_missed_under_it_counts_right_and_a_misread_wrong() -> None:
+    from companion.snapshot import Reading, Snapshot
+
+    report = DriveReport()
+    truth = {"flag3.south": ("P10", "P8"), "flag4.north": ("R1",)}
+    # The P10 under the P8 was not seen; the P8 on top was read surely, and R1 read R2.
+    report.tally(Snapshot({"flag3.south": (Reading("P8", 1.0),),
+                           "flag4.north": (Reading("R2", 0.999),)}), truth)
+    assert report.reliability[">=0.99"] == [2, 1]
+    assert report.misreads == ["flag4.north card 1: read R2 (0.999); the zone holds R1"]
+    # An unknown card is counted apart, not as named.
+    report.tally(Snapshot({"flag3.south": (Reading("unknown", 0.0), Reading("P8", 1.0))}), truth)
+    assert report.cards_unknown == 1 and report.reliability[">=0.99"] == [3, 1]
