@@ -306,7 +306,8 @@ class Reader:
                            holds)
         agree = (look.best == band.best) | (look.best == band.second)
         for c, k, says in zip(shown, look.best.tolist(),
-                              (face_speaks(look.nearest, look.runner_up) & agree).tolist(),
+                              (face_speaks(look.nearest, look.runner_up, look.best == band.best)
+                               & agree).tolist(),
                               strict=True):
             if says:
                 token = self.face.tokens[k]

@@ -80,6 +80,15 @@ def test_a_face_speaks_only_near_one_card_and_far_from_the_rest():
     assert face_speaks(near, runner).tolist() == [True, False, False, True]
 
 
+def test_a_face_that_agrees_with_the_band_speaks_from_a_narrower_gap():
+    near = np.array([2.5, 0.5, 0.5, 3.5])  # the last lies too far even agreeing
+    runner = near * np.e ** np.array([0.8, 0.8, 0.6, 2.0])
+    agreed = np.array([True, True, True, True])
+    assert face_speaks(near, runner).tolist() == [False, False, False, False]
+    assert face_speaks(near, runner, agreed).tolist() == [True, True, False, False]
+    assert face_speaks(near, runner, ~agreed).tolist() == [False, False, False, False]
+
+
 @pytest.fixture(scope="module")
 def table_of_faces():
     """A calm table of a deck whose faces differ by rank (tune-00), the deck as drawn."""

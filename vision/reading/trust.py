@@ -180,12 +180,23 @@ def outside(ev: FloatImage) -> NDArray[np.bool_]:
 # one card (FACE_NEAR, squared distance per dimension) and its runner-up much further
 # (FACE_GAP, the log of their ratio): the card is then the face's, at FACE_TRUST. Set
 # where no face that spoke on the tuning decks' last cards was wrong (vision/ROUNDS.md).
+# A face whose nearest card is the band's nearest too speaks from FACE_NEAR_AGREED and
+# FACE_GAP_AGREED: two looks at the card agree (on tune-20..43's last cards the band
+# left unknown, such faces were wrong up to a gap of 0.47, all orange and yellow swaps).
 FACE_NEAR: Final = 2.0
 FACE_GAP: Final = 1.0
+FACE_NEAR_AGREED: Final = 3.0
+FACE_GAP_AGREED: Final = 0.7
 FACE_TRUST: Final = 0.995
 
 
-def face_speaks(nearest: FloatImage, runner_up: FloatImage) -> NDArray[np.bool_]:
+def face_speaks(nearest: FloatImage, runner_up: FloatImage,
+                agreed: NDArray[np.bool_] | None = None) -> NDArray[np.bool_]:
     """Per face, whether it names its card (its nearest card's and the runner-up's
-    squared distances, ``band_model.two_nearest``)."""
-    return np.asarray((nearest <= FACE_NEAR) & (log_gap(nearest, runner_up) >= FACE_GAP))
+    squared distances, ``band_model.two_nearest``); ``agreed``: whether that nearest
+    card is the band's nearest too (none: not known)."""
+    gap = log_gap(nearest, runner_up)
+    alone = (nearest <= FACE_NEAR) & (gap >= FACE_GAP)
+    if agreed is None:
+        return np.asarray(alone)
+    return np.asarray(alone | (agreed & (nearest <= FACE_NEAR_AGREED) & (gap >= FACE_GAP_AGREED)))
