@@ -187,7 +187,8 @@ def _laid_on_top(readings: tuple[Reading, ...], belief: Counter[str], sure: Coun
                  threshold: float) -> bool:
     """Whether a zone shows one card more than believed, the last one read surely and
     not believed there, and every other card read surely is a believed one: a card laid
-    on the zone's own, which its band alone now shows (``sure``: the cards read surely)."""
+    on the zone's own, whose cards now show their bands alone (``sure``: the cards read
+    surely)."""
     return (bool(belief) and len(readings) == sum(belief.values()) + 1
             and readings[-1].certain(threshold)
             and sure - belief == Counter([readings[-1].token]))
@@ -356,8 +357,7 @@ class Tracker:
             if unsure and _laid_on_top(readings, belief, sure, self.threshold):
                 # The cards already there, covered now, read unsure under the one just
                 # laid on them, read surely: they stand for what they were.
-                [added] = (sure - belief).elements()
-                changes.append(Change(zone, where, added, True))
+                changes.append(Change(zone, where, readings[-1].token, True))
                 continue
             if unsure:
                 # Unsure readings may stand for believed cards not read surely; anything
