@@ -27,9 +27,10 @@ from companion.rules.cards import (
 from companion.rules.claims import Reason, Ruling, Rulings, adjudicate, rule_claim
 from companion.rules.errors import IllegalAction, IllegalPosition, NotationError, RulesError
 from companion.rules.formations import Formation, Strength, best_completion, evaluate
-from companion.rules.game import Dealer, GameState, Outcome, Phase
+from companion.rules.game import Dealer, GameState, Outcome
 from companion.rules.match import Match
 from companion.rules.notation import dump_position, dump_rulings, parse_position
+from companion.rules.phase import Phase
 from companion.rules.position import FLAG_COUNT, PLAYERS, Flag, Player, Position, Variant
 from companion.rules.record import GameRecord, parse_record
 

@@ -10,9 +10,9 @@ A turn: claims (standard timing: any time before drawing; advanced: only
 before playing), one card played (or a pass when none can be), then one draw
 back up to 7 (Scout: three draws, then cards put back).
 
-Medieval terrain (``Variant.terrain``): the battlefield is laid out first
-(``battlefield.py``: shuffled, or the Hundred Years' War draft and placement),
-then troops are dealt. Claiming Marshes, Watchtower or Fields starts a
+Medieval terrain (``Variant.terrain``; its steps are in ``terrain_steps.py``):
+the battlefield is laid out first (``battlefield.py``: shuffled, or the
+Hundred Years' War draft and placement), then troops are dealt. Claiming Marshes, Watchtower or Fields starts a
 terrain effect (phase TERRAIN): ``player`` is then whoever decides (the loser
 for Marshes) and the turn resumes where it was once it is done. An effect
 with nothing to choose is skipped.
@@ -54,43 +54,33 @@ from companion.rules.cards import (
 from companion.rules.claims import Ruling, rule_claim
 from companion.rules.errors import (
     N_,
-    BattlefieldTaken,
     CardNotInHand,
     ClaimNotAllowed,
     EmptyDeck,
-    FieldsReturn,
     GameOver,
     IllegalAction,
     InvalidSetup,
-    MarshesDiscard,
     MustDraw,
     MustPlayCard,
-    NoSuchFlag,
-    NotInDraft,
-    NotYourBattlefield,
-    WatchtowerTarget,
     WrongPhase,
     term,
 )
-from companion.rules.position import FLAG_COUNT, PLAYERS, Player, Position, Variant
+from companion.rules.phase import HAND_SIZE, Phase
+from companion.rules.position import FLAG_COUNT, PLAYERS, Player, Position, Variant, check_flag
 from companion.rules.table import Table, played_card
+from companion.rules.terrain_steps import (
+    Effect,
+    effect_options,
+    effect_target,
+    fields_drew,
+    fields_return,
+    lay_battlefield,
+    pick_battlefield,
+    place_battlefield,
+    start_effect,
+)
 
-HAND_SIZE: Final = 7
-_PENDING: Final = N_("the {terrain} effect is pending")
 SCOUT_DRAWS: Final = 3
-FIELDS_DRAWS: Final = 3
-
-
-class Phase(enum.Enum):
-    LAYOUT = "layout"  # battlefield cards being laid out or dealt (chance events)
-    DRAFT = "draft"  # Hundred Years' War: picking battlefield cards
-    PLACE = "place"  # Hundred Years' War: placing battlefield cards in the line
-    DEAL = "deal"  # opening hands being dealt (chance events)
-    PLAY = "play"  # claim (any timing), then play a card or pass
-    DRAW = "draw"  # claim (standard timing, before the first draw), then draw or end
-    RETURN = "return"  # after Scout: put cards back on top of their decks
-    TERRAIN = "terrain"  # a claimed terrain's effect waits for a decision (or Fields draws)
-    OVER = "over"
 
 
 class Ending(enum.Enum):
@@ -136,26 +126,6 @@ class Deck:
 
 def _idx(player: Player) -> int:
     return 0 if player is Player.NORTH else 1
-
-
-@dataclass(frozen=True, slots=True)
-class Effect:
-    """A claimed terrain's effect in progress; ``resume`` is the turn's step to go back to.
-
-    Fields: ``draws`` troop cards still to draw, then ``returns`` cards to put back.
-    """
-
-    terrain: Terrain
-    flag: int
-    claimant: Player
-    resume: Phase
-    draws: int = 0
-    returns: int = 0
-
-    @property
-    def actor(self) -> Player:
-        """Who decides: the loser discards at the Marshes, else the claimant."""
-        return self.claimant.other if self.terrain is Terrain.MARSHES else self.claimant
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,7 +259,7 @@ class GameState:
         elif self.phase is Phase.RETURN:
             actions += [ScoutReturn(c) for c in self.hand(self.player)]
         elif self.phase is Phase.TERRAIN:
-            actions += self._effect_options()
+            actions += effect_options(self)
         elif self.phase is Phase.DRAFT:
             assert self.battlefield is not None
             actions += [Pick(t) for t in self.battlefield.choosing_of(self.player)]
@@ -303,15 +273,6 @@ class GameState:
                 for up in (True, False)
             ]
         return actions
-
-    def _effect_options(self) -> list[Action]:
-        effect = self.effect
-        assert effect is not None
-        if effect.terrain is Terrain.MARSHES:
-            return list(self.table.marshes_targets(effect.actor))
-        if effect.terrain is Terrain.WATCHTOWER:
-            return list(self.table.watchtower_targets(effect.flag, effect.claimant))
-        return [ScoutReturn(c) for c in self.hand(effect.claimant) if isinstance(c, Troop)]
 
     def _claims_open(self) -> bool:
         if self.phase is Phase.PLAY:
@@ -350,14 +311,14 @@ class GameState:
             return self._next_turn()
         if isinstance(action, ScoutReturn):
             if self.phase is Phase.TERRAIN:
-                return self._fields_return(action.card)
+                return fields_return(self, action.card)
             return self._scout_return(action.card)
         if isinstance(action, Discard | Remove):
-            return self._effect_target(action)
+            return effect_target(self, action)
         if isinstance(action, Pick):
-            return self._pick(action.terrain)
+            return pick_battlefield(self, action.terrain)
         if isinstance(action, Place):
-            return self._place(action)
+            return place_battlefield(self, action)
         if isinstance(action, Pass):
             if self.phase is not Phase.PLAY:
                 raise WrongPhase(N_("a pass takes the place of playing a card"))
@@ -374,7 +335,7 @@ class GameState:
         if card not in self.chance_outcomes():
             raise IllegalAction(N_("{card} cannot be revealed now"), card=card.token)
         if isinstance(card, Terrain):
-            return self._lay(card)
+            return lay_battlefield(self, card)
         if self.phase is Phase.DEAL:
             deck = replace(self.troop_deck, rest=self.troop_deck.rest - {card})
             state = self._give(self.player, card)
@@ -388,7 +349,7 @@ class GameState:
         deck = replace(self.deck(kind), rest=self.deck(kind).rest - {card})
         state = self._with_deck(kind, deck)._give(self.player, card)
         if self.phase is Phase.TERRAIN:
-            return state._fields_drew()
+            return fields_drew(state)
         return state._after_draw()
 
     def _give(self, player: Player, card: Card) -> GameState:
@@ -412,7 +373,7 @@ class GameState:
         return replace(self, tactic_deck=deck, pending=None)
 
     def _claim(self, index: int) -> GameState:
-        _check_flag(index)
+        check_flag(index)
         if not self._claims_open():
             timing = self.position.variant.claim_timing
             raise ClaimNotAllowed(N_("not in the {step} step ({timing} claim timing)"),
@@ -421,7 +382,7 @@ class GameState:
         winner = state.position.winner()
         if winner is not None:
             return state._finish(winner, state._ending_by_claims(winner))
-        return state._start_effect(index)
+        return start_effect(state, index)
 
     def _draw(self, kind: DeckKind) -> GameState:
         if self.phase is not Phase.DRAW:
@@ -492,156 +453,6 @@ class GameState:
     def _with_position(self, position: Position) -> GameState:
         return replace(self, table=replace(self.table, position=position))
 
-    # ----------------------------------------------------------------- battlefield set-up
-    @property
-    def _first(self) -> Player:
-        return self.position.to_move or Player.SOUTH
-
-    def _lay(self, terrain: Terrain) -> GameState:
-        """A battlefield card revealed: laid at the next flag, or dealt for the draft."""
-        assert self.battlefield is not None
-        first = self._first
-        if self.setup is Setup.HUNDRED_YEARS_WAR:
-            field_ = self.battlefield.with_dealt(terrain, first)
-            state = replace(self, battlefield=field_)
-            if field_.stack:
-                return state
-            return replace(state, phase=Phase.DRAFT, player=field_.picker(first))
-        field_, index = self.battlefield.with_laid(terrain)
-        placed = field_.line[index]
-        assert placed is not None
-        state = replace(self, battlefield=field_)._with_flag_terrain(
-            index, terrain, placed.defender(first)
-        )
-        if field_.stack:
-            return state
-        return replace(state, phase=Phase.DEAL, player=first)
-
-    def _with_flag_terrain(
-        self, index: int, terrain: Terrain | None, defender: Player | None
-    ) -> GameState:
-        flags = list(self.position.flags)
-        flags[index] = replace(flags[index], terrain=terrain, defender=defender)
-        return self._with_position(replace(self.position, flags=tuple(flags)))
-
-    def _pick(self, terrain: Terrain) -> GameState:
-        if self.phase is not Phase.DRAFT:
-            raise WrongPhase(N_("battlefield cards are picked in the Hundred Years' War draft"))
-        assert self.battlefield is not None
-        if terrain not in self.battlefield.choosing_of(self.player):
-            raise NotInDraft(N_("{terrain} is not among {side}'s cards to choose from"),
-                             terrain=terrain.token, side=term(self.player))
-        first = self._first
-        field_ = self.battlefield.with_pick(self.player, terrain, first)
-        if field_.drafting:
-            return replace(self, battlefield=field_, player=field_.picker(first))
-        return replace(self, battlefield=field_, phase=Phase.PLACE, player=field_.placer(first))
-
-    def _place(self, action: Place) -> GameState:
-        if self.phase is not Phase.PLACE:
-            raise WrongPhase(N_("battlefield cards are placed after the Hundred Years' War draft"))
-        _check_flag(action.flag)
-        assert self.battlefield is not None
-        if action.terrain not in self.battlefield.to_place(self.player):
-            raise NotYourBattlefield(N_("{terrain} is not {side}'s to place now"),
-                                     terrain=action.terrain.token, side=term(self.player))
-        if self.battlefield.line[action.flag] is not None:
-            raise BattlefieldTaken(N_("flag {flag} already has its battlefield"),
-                                   flag=action.flag + 1)
-        field_ = self.battlefield.with_placed(self.player, action.terrain, action.flag, action.up)
-        placed = field_.line[action.flag]
-        assert placed is not None
-        terrain = action.terrain if action.up else None
-        state = replace(self, battlefield=field_)._with_flag_terrain(
-            action.flag, terrain, placed.defender(self._first)
-        )
-        if field_.free_places():
-            return replace(state, player=field_.placer(self._first))
-        return replace(state, phase=Phase.DEAL, player=self._first)
-
-    # ----------------------------------------------------------------- terrain effects
-    def _start_effect(self, index: int) -> GameState:
-        """A flag was just claimed: start its terrain's effect, unless there is nothing to do."""
-        terrain = self.position.flags[index].terrain
-        if terrain not in (Terrain.MARSHES, Terrain.WATCHTOWER, Terrain.FIELDS):
-            return self
-        effect = Effect(terrain, index, self.player, self.phase)
-        if terrain is Terrain.FIELDS:
-            drawn = min(FIELDS_DRAWS, len(self.troop_deck))
-            if not drawn:
-                return self
-            # Short deck: put back one card fewer than drawn, as Scout's FAQ rule.
-            effect = replace(effect, draws=drawn, returns=drawn - 1)
-            return replace(self, phase=Phase.TERRAIN, effect=effect)._fields_drew(first=True)
-        state = replace(self, phase=Phase.TERRAIN, effect=effect, player=effect.actor)
-        return state if state._effect_options() else self
-
-    def _fields_drew(self, *, first: bool = False) -> GameState:
-        """Count a Fields draw (``first``: none yet); draw known cards, wait for unseen ones."""
-        state, effect = self, self.effect
-        assert effect is not None
-        left = effect.draws - (0 if first else 1)
-        while left:
-            deck = state.troop_deck
-            if not deck.top:
-                return replace(state, effect=replace(effect, draws=left), pending=DeckKind.TROOP)
-            card, top = deck.top[-1], deck.top[:-1]
-            state = state._with_deck(DeckKind.TROOP, replace(deck, top=top))
-            state = state._give(effect.claimant, card)
-            left -= 1
-        state = replace(state, effect=replace(effect, draws=0))
-        return state if effect.returns else state._end_effect()
-
-    def _fields_return(self, card: Card) -> GameState:
-        effect = self.effect
-        assert effect is not None
-        if effect.terrain is not Terrain.FIELDS:
-            raise WrongPhase(_PENDING, terrain=effect.terrain.token)
-        if card not in self.hand(self.player):
-            raise CardNotInHand(N_("{card} is not in {side}'s hand"), card=card.token,
-                                side=term(self.player))
-        if not isinstance(card, Troop):
-            raise FieldsReturn(N_("{card} is not a troop card"), card=card.token)
-        state = self._take(self.player, card)
-        deck = self.troop_deck
-        state = state._with_deck(DeckKind.TROOP, replace(deck, top=(*deck.top, card)))
-        effect = replace(effect, returns=effect.returns - 1)
-        state = replace(state, effect=effect)
-        return state if effect.returns else state._end_effect()
-
-    def _effect_target(self, action: Discard | Remove) -> GameState:
-        effect = self.effect
-        if self.phase is not Phase.TERRAIN or effect is None:
-            raise WrongPhase(N_("{action} follows claiming Marshes or a Watchtower"),
-                             action=action.notation())
-        _check_flag(action.flag)
-        if isinstance(action, Discard):
-            if effect.terrain is not Terrain.MARSHES:
-                raise WrongPhase(_PENDING, terrain=effect.terrain.token)
-            if action not in self.table.marshes_targets(effect.actor):
-                raise MarshesDiscard(N_("{card} at flag {flag}"), card=action.card.token,
-                                     flag=action.flag + 1)
-            owner = effect.actor
-        else:
-            if effect.terrain is not Terrain.WATCHTOWER:
-                raise WrongPhase(_PENDING, terrain=effect.terrain.token)
-            if action not in self.table.watchtower_targets(effect.flag, effect.claimant):
-                raise WatchtowerTarget(N_("{card} at flag {flag}"), card=action.card.token,
-                                       flag=action.flag + 1)
-            owner = effect.claimant.other
-        table = self.table.with_discard(owner, action.flag, action.card, self.moment)
-        return replace(self, table=table)._end_effect()
-
-    def _end_effect(self) -> GameState:
-        """The effect is done: back to the claimant's turn where it was."""
-        effect = self.effect
-        assert effect is not None
-        state = replace(self, phase=effect.resume, player=effect.claimant, effect=None)
-        full = len(state.hand(effect.claimant)) >= HAND_SIZE
-        if effect.resume is Phase.DRAW and state.draws_left == 1 and full:
-            state = replace(state, draws_left=0)
-        return state
-
     # ----------------------------------------------------------------- the end
     def _ending_by_claims(self, winner: Player) -> Ending:
         held = self.position.flag_count(winner)
@@ -666,11 +477,6 @@ class GameState:
         if north == south:
             return state._finish(None, Ending.DRAW)
         return state._finish(Player.NORTH if north > south else Player.SOUTH, Ending.FLAGS)
-
-
-def _check_flag(index: int) -> None:
-    if not 0 <= index < FLAG_COUNT:
-        raise NoSuchFlag("{flag}", flag=index + 1)
 
 
 class Dealer:

@@ -8,10 +8,16 @@ from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
 from companion.rules.cards import Card, Tactic, Terrain, Troop
-from companion.rules.errors import N_, IllegalPosition, term
+from companion.rules.errors import N_, IllegalPosition, NoSuchFlag, term
 from companion.rules.formations import ALL_TROOPS_MASK, troop_mask
 
 FLAG_COUNT: Final = 9
+
+
+def check_flag(index: int) -> None:
+    """Raise NoSuchFlag unless ``index`` is a flag's (0 to 8)."""
+    if not 0 <= index < FLAG_COUNT:
+        raise NoSuchFlag("{flag}", flag=index + 1)
 
 
 class Player(enum.Enum):

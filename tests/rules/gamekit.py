@@ -9,7 +9,8 @@ from dataclasses import replace
 from companion.rules.actions import Action, Claim
 from companion.rules.battlefield import Battlefield, Placed
 from companion.rules.cards import TACTICS, TROOPS, Card, Tactic, Terrain, parse_card
-from companion.rules.game import Deck, GameState, Phase
+from companion.rules.game import Deck, GameState
+from companion.rules.phase import Phase
 from companion.rules.position import Flag, Player, Position, Variant
 from companion.rules.table import Table
 

@@ -21,7 +21,8 @@ from companion.rules.actions import (
 )
 from companion.rules.cards import Tactic, parse_card
 from companion.rules.claims import Reason
-from companion.rules.game import Dealer, Ending, GameState, Outcome, Phase, card_count_ok
+from companion.rules.game import Dealer, Ending, GameState, Outcome, card_count_ok
+from companion.rules.phase import Phase
 from companion.rules.position import Player, Variant
 
 from .gamekit import cards, flag, state

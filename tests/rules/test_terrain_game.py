@@ -26,7 +26,8 @@ from companion.rules.actions import (
 from companion.rules.battlefield import Setup
 from companion.rules.cards import TACTICS, TROOPS, Tactic, Terrain, Troop, parse_card
 from companion.rules.errors import NotationError
-from companion.rules.game import Dealer, Deck, GameState, Phase, card_count_ok
+from companion.rules.game import Dealer, Deck, GameState, card_count_ok
+from companion.rules.phase import Phase
 from companion.rules.position import Player, Variant
 from companion.rules.record import GameRecord, parse_record
 
