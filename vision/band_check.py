@@ -25,13 +25,14 @@ import numpy as np
 from vision import bench_designs
 from vision.band_model import SEARCH_PX, BandModel, as_trained
 from vision.calibrate import Calibrator
+from vision.camera_model import distort
 from vision.designs import DeckDesign, design
 from vision.profile import TPL_PX
 from vision.reading.light import MatLight
 from vision.reading.zones import LOW_PX, top_down
 from vision.render_mat import render_mat
 from vision.sharpness import blur_mm
-from vision.synth import Frame, PlacedCard, distort, room_scene, room_seed
+from vision.synth import Frame, PlacedCard, room_scene, room_seed
 from vision.types import FloatImage
 
 SEED: Final = 4242  # rooms apart from the bench's (2026) and the trust fit's (1187)
@@ -43,7 +44,7 @@ def cut(frame: Frame, corners: tuple[tuple[float, float], ...], size_mm: tuple[f
         margin_px: int, jitter: tuple[float, float, float]) -> FloatImage:
     """A card's top ``size_mm`` (width, height) upright at TPL_PX from ``frame``, with
     ``margin_px`` more on every side: its corners (mat mm) moved by ``jitter``, through
-    the camera's homography and its lens's bending (``vision.synth``)."""
+    the camera's homography and its lens's bending (``vision.camera_model``)."""
     tl, tr, _, bl = (np.asarray(p, np.float64) for p in corners)
     ax, ay = (tr - tl) / np.linalg.norm(tr - tl), (bl - tl) / np.linalg.norm(bl - tl)
     dx, dy, turn = jitter

@@ -82,8 +82,9 @@ def enrol_frame(token: str | None) -> Any:
     enrolment zone, as a player sees it while enrolling a deck (seeded)."""
     import numpy as np
 
+    from vision.camera_model import Camera
     from vision.enroll import ENROL_ZONE
-    from vision.synth import Camera, Conditions, lay_table, photograph
+    from vision.synth import Conditions, lay_table, photograph
 
     table = lay_table({ENROL_ZONE: [token]} if token else {}, "classic",
                       np.random.default_rng(3))

@@ -26,10 +26,11 @@ from hardware.lights import FlagLights
 from tests.ui.test_flows import target_of, touch
 from vision.band_model import BandModel
 from vision.calibrate import Calibrator
+from vision.camera_model import Camera
 from vision.enroll import ENROL_ZONE
 from vision.profile import DeckProfile
 from vision.read import Reader
-from vision.synth import Camera, Conditions, lay_table, photograph, with_hands
+from vision.synth import Conditions, lay_table, photograph, with_hands
 
 
 class Table:

@@ -9,13 +9,14 @@ import pytest
 
 from tests.vision.conftest import calm_scene
 from vision.calibrate import Calibrator
+from vision.camera_model import Camera
 from vision.cli import main
 from vision.deck_art import ALL_FACES
 from vision.enroll import enroll_from_dir, find_card, live_enroll
 from vision.profile import DeckProfile, ProfileError, builtin_profile
 from vision.read import Reader
 from vision.sources.base import FramePair, low_from_main
-from vision.synth import Camera, Conditions, card_photo, lay_table, photograph
+from vision.synth import Conditions, card_photo, lay_table, photograph
 
 
 @pytest.fixture(scope="module")

@@ -92,8 +92,9 @@ def test_a_face_that_agrees_with_the_band_speaks_from_a_narrower_gap():
 @pytest.fixture(scope="module")
 def table_of_faces():
     """A calm table of a deck whose faces differ by rank (tune-00), the deck as drawn."""
+    from vision.camera_model import Camera
     from vision.deck_art import ALL_FACES
-    from vision.synth import Camera, Conditions, lay_table, photograph, random_deal
+    from vision.synth import Conditions, lay_table, photograph, random_deal
 
     art = design("tune", 0)
     profile = profile_from_cards("tune-00", {f.token: art.render(f, 8.0) for f in ALL_FACES},

@@ -13,6 +13,7 @@ import pytest
 from companion.rules.cards import parse_token
 from vision import read
 from vision.calibrate import Calibrator
+from vision.camera_model import Camera
 from vision.deck_art import ALL_FACES, render_card
 from vision.enroll import enroll_from_dir
 from vision.mat import standard_mat
@@ -22,7 +23,7 @@ from vision.read import Reader
 from vision.reading import classify, confidence, stack
 from vision.reading.placement import Placer
 from vision.stabilize import vote
-from vision.synth import Camera, Conditions, Table, card_photo, lay_table, photograph, random_deal
+from vision.synth import Conditions, Table, card_photo, lay_table, photograph, random_deal
 
 CAMERA = Camera(yaw_deg=-2.0, tilt_x_deg=6.0, tilt_y_deg=4.0, fill=0.92, k1=-0.03)
 PLAIN = Conditions(gain=(0.95, 1.0, 1.08), gradient=(0.1, -0.15), blur=0.7, noise=3.0, jpeg=85)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from vision.calibrate import Calibrator
+from vision.camera_model import Camera
 from vision.mat import standard_mat
 from vision.profile import TPL_PX, builtin_profile
 from vision.read import Reader
@@ -19,7 +20,7 @@ from vision.reading.placement import (
 )
 from vision.reading.stack import Ask
 from vision.reading.zones import LOW_PX, ZONE_MARGIN, top_down
-from vision.synth import Camera, Conditions, lay_table, photograph
+from vision.synth import Conditions, lay_table, photograph
 
 M = round(REFINE_MM * TPL_PX)
 

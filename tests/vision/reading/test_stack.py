@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from vision.calibrate import Calibrator
+from vision.camera_model import Camera
 from vision.mat import standard_mat
 from vision.profile import builtin_profile
 from vision.reading.light import MatLight
@@ -15,7 +16,7 @@ from vision.reading.stack import card_centre, edge_rows, find_stack
 from vision.reading.templates import Templates
 from vision.reading.zones import LOW_PX, ZONE_MARGIN, not_mat, top_down
 from vision.render_mat import render_mat
-from vision.synth import Camera, Conditions, lay_table, photograph
+from vision.synth import Conditions, lay_table, photograph
 
 LAYOUT = standard_mat()
 SIZE = (round(LAYOUT.width * LOW_PX), round(LAYOUT.height * LOW_PX))
