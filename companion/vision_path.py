@@ -32,7 +32,8 @@ from vision.changes import camera_moved, changed_zones, merge
 from vision.deck_art import CardArt, Style
 from vision.position import UNKNOWN
 from vision.profile import DeckProfile, ProfileError, builtin_profile
-from vision.read import FrameRead, Reader
+from vision.read import Reader
+from vision.reading.result import FrameRead
 from vision.sources.base import FramePair, FrameSource, SourceEnded, low_from_main
 from vision.sources.base import SourceError as FrameError
 from vision.stabilize import Stabilizer

@@ -31,7 +31,8 @@ from vision.camera_model import Camera
 from vision.deck_art import ALL_FACES, Style
 from vision.enroll import enroll_from_dir
 from vision.position import UNKNOWN
-from vision.read import FrameRead, Reader
+from vision.read import Reader
+from vision.reading.result import FrameRead
 from vision.scoring import outcomes, reliability, score
 from vision.stabilize import vote
 from vision.synth import Conditions, card_photo, lay_table, photograph, random_deal

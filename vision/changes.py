@@ -15,7 +15,8 @@ import numpy as np
 
 from vision.calibrate import Calibration
 from vision.mat import MatLayout
-from vision.read import ZONE_MARGIN, CardRead, FrameRead
+from vision.read import ZONE_MARGIN
+from vision.reading.result import CardRead, FrameRead
 from vision.types import Image
 
 PX_PER_MM = 0.5  # of the mat view the two frames are compared in

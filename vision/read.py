@@ -29,19 +29,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Generator
-from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
 import cv2
 import numpy as np
-from numpy.typing import NDArray
 from threadpoolctl import ThreadpoolController
 
 from vision.band_model import BandModel, as_trained, two_nearest
 from vision.calibrate import Calibration
 from vision.face_model import FACE_PX, FACE_SEARCH_PX, FaceModel
 from vision.mat import MatLayout, Zone, standard_mat
-from vision.position import UNKNOWN, build_position, unique_tokens
+from vision.position import UNKNOWN
 from vision.profile import TPL_PX, DeckProfile, ProfileError
 from vision.reading.classify import (
     COLOUR_FLOOR,
@@ -50,7 +48,6 @@ from vision.reading.classify import (
     LOCAL_FIT,
     LOCAL_MARGIN,
     Classifier,
-    Judged,
 )
 from vision.reading.confidence import (
     INDEX_FIT,
@@ -73,6 +70,7 @@ from vision.reading.light import (
     MatLight,
 )
 from vision.reading.placement import RECENTRE, REFINE_MM, SHIFT_PX, Band, Placed, Placer
+from vision.reading.result import CardRead, FrameRead
 from vision.reading.stack import (
     COVER_SLACK_MM,
     MIN_EDGE,
@@ -109,7 +107,7 @@ __all__ = [
     "MIN_EDGE", "MIN_GAP_MM", "MIN_MARGIN", "MIN_SCORE", "NAME_AT", "NO_INDEX",
     "PAIR_COLOUR_SCALE", "PEAK_SEPARATION_MM", "RECENTRE", "REFINE_MM", "RETRY_MM",
     "SHAPE_SURE", "SHAPE_SURE_SCORE", "SHIFT_PX", "STRIPS", "SURE", "TILTS", "TILT_APART",
-    "TILT_STEP", "TILT_WORTH", "TOP_K", "TPL_PX", "ZONE_MARGIN", "CardRead", "FrameRead",
+    "TILT_STEP", "TILT_WORTH", "TOP_K", "TPL_PX", "ZONE_MARGIN",
     "Reader", "edge_rows",
 ]
 
@@ -124,24 +122,6 @@ FILL_TRIES: Final = 3  # edges tried in such a gap for the card hidden there
 AHEAD_SLACK_MM: Final = 3.0  # room a band asked ahead has to show whole (``_read_zone``)
 
 
-@dataclass
-class CardRead:
-    zone: str
-    order: int
-    token: str  # a card token, or "unknown"
-    confidence: float
-    score: float
-    corners: list[tuple[float, float]]  # the read band's corners, mat mm
-    candidates: list[tuple[str, float]] = field(default_factory=list)
-    top_local: float = 0.0  # where the card's top edge was found, zone-local low-res px
-    # What the model weighed, while the frame is read (``Reader._without_taken``).
-    judged: Judged | None = field(default=None, repr=False, compare=False)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"zone": self.zone, "order": self.order, "token": self.token,
-                "confidence": round(self.confidence, 3)}
-
-
 _Asking = Generator[list[Ask], list[CardRead | None], list[CardRead]]
 
 
@@ -152,48 +132,6 @@ def _advance(gen: _Asking, sent: list[CardRead | None] | None, name: str,
         asked[name] = gen.send(sent)  # type: ignore[arg-type]  # None starts it
     except StopIteration as end:
         done[name] = end.value
-
-
-@dataclass
-class FrameRead:
-    cards: list[CardRead]
-    calibration: Calibration
-    foreground: NDArray[np.bool_]  # low-res top-down "not mat" mask
-    light: FloatImage  # the light's gain field (BGR) on a grid of 8 low-res pixels
-    soft_mm: float | None = None  # how soft the frame is at the mat (``vision.sharpness``)
-
-    def __post_init__(self) -> None:
-        # Each card exists once: a token read at two places (a look-alike misread as
-        # it) stands at one at most, however the read was made (a whole frame, or
-        # some zones re-read into the last read).
-        self.cards = unique_tokens(self.cards)
-
-    def zones(self) -> dict[str, list[str]]:
-        out: dict[str, list[str]] = {}
-        for c in self.cards:
-            out.setdefault(c.zone, []).append(c.token)
-        return out
-
-    def confidences(self) -> dict[str, list[float]]:
-        """Per zone, each card's confidence, first played first (like ``zones``)."""
-        out: dict[str, list[float]] = {}
-        for c in self.cards:
-            out.setdefault(c.zone, []).append(c.confidence)
-        return out
-
-    def position(self, to_move: str = "south") -> dict[str, Any]:
-        return build_position(self.zones(), to_move)
-
-    def to_json(self, to_move: str = "south") -> dict[str, Any]:
-        return {
-            "format": "battleline-read/1",
-            "position": self.position(to_move),
-            "cards": [c.to_json() for c in self.cards],
-            "unknown": sum(c.token == UNKNOWN for c in self.cards),
-            "calibration": {"missing_markers": self.calibration.missing,
-                            "fresh": self.calibration.fresh,
-                            "soft_mm": None if self.soft_mm is None else round(self.soft_mm, 2)},
-        }
 
 
 class Reader:

@@ -25,7 +25,7 @@ import numpy as np
 from vision.calibrate import Calibration
 from vision.mat import MARKER_PAD, MatLayout, standard_mat
 from vision.position import UNKNOWN, build_position, contested
-from vision.read import FrameRead
+from vision.reading.result import FrameRead
 from vision.render_mat import render_mat
 from vision.types import FloatImage, Image
 

@@ -31,7 +31,7 @@ def test_a_read_table_with_terrain_parses_in_the_rules_library():
 
 
 def _card(zone: str, token: str, confidence: float, order: int = 0):
-    from vision.read import CardRead
+    from vision.reading.result import CardRead
 
     return CardRead(zone, order, token, confidence, 0.9, [(0.0, 0.0)] * 4)
 
@@ -40,7 +40,7 @@ def _frame_read(cards):
     import numpy as np
 
     from vision.calibrate import Calibration
-    from vision.read import FrameRead
+    from vision.reading.result import FrameRead
 
     return FrameRead(cards, Calibration(np.eye(3), [], [], True),
                      np.zeros((4, 4), bool), np.ones((1, 1, 3), np.float32))

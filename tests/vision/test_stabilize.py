@@ -6,7 +6,8 @@ import pytest
 from vision.calibrate import Calibration, Calibrator
 from vision.position import UNKNOWN
 from vision.profile import builtin_profile
-from vision.read import CardRead, FrameRead, Reader
+from vision.read import Reader
+from vision.reading.result import CardRead, FrameRead
 from vision.sources.simulated import SimulatedSource
 from vision.stabilize import Stabilizer, vote
 
