@@ -68,12 +68,12 @@ NAME_AT: Final = 0.995
 # (tune-20..43, 216 frames: from 0.95 156 named right and 6 wrong, all from 0.968;
 # from 0.99 62 and none; vision/README.md).
 NARROW_FROM: Final = 0.99
-# Reads the fit leaves out, which ask. A band further than FAR_OUT from every card
-# (squared distance per dimension; a band of the card itself lies about 1 from its
-# centre) lies where no drawing of the deck's cards did (misplaced, half covered, a card
-# the deck lacks): how much further the runner-up lies then says little unless it lies
-# very much further (FAR_TRUST); else only the templates naming the same card vouch for
-# it (a deck enrolled from photos unlike the camera's bands lies that far often); further
+# Reads that ask whatever else they show (the fit leaves them out). A band further
+# than FAR_OUT from every card (squared distance per dimension; a band of the card
+# itself lies about 1 from its centre) lies where no drawing of the deck's cards did
+# (misplaced, half covered, a card the deck lacks): how much further the runner-up
+# lies then says little, and only the templates naming the same card vouch for it
+# (a deck enrolled from photos unlike the camera's bands lies that far often); further
 # than FAR_AGREED not even they do, for they learnt the card from the same photo (a dark
 # tactic on black cloth, its title cut off at enrolment, read as another tactic by
 # both: 11 of 14 wrong tuning reads past the bar, for 22 of 6 679 right ones named;
@@ -84,10 +84,6 @@ NARROW_FROM: Final = 0.99
 # centres) is a toss-up its gap does not settle: the gap over their log distance grows
 # without bound there (42 of 120 such tuning reads were wrong, 1 in 24 beyond).
 FAR_OUT: Final = 2.0
-# A band past FAR_OUT (not past FAR_AGREED) with the templates elsewhere is named only
-# where the logistic, fitted without such reads, is this sure: none such was wrong on
-# tune-00..43, -44..67 (135 named) nor the fresh tune-68..83 (16 of 89; vision/ROUNDS.md).
-FAR_TRUST: Final = 0.999
 FAR_AGREED: Final = 3.0
 COLOUR_OUT: Final = 15.0
 NEAR_PAIR: Final = 0.135
@@ -165,29 +161,17 @@ def trust(nearest: FloatImage, runner_up: FloatImage, agree: FloatImage,
     """Per read, the share of such reads that named the right card (0..1)."""
     ev = evidence(nearest, runner_up, agree, told, score, visible_mm, colour_off, pair,
                   typical_gap, soft_mm, rivals)
-    sure = 1.0 / (1.0 + np.exp(-(ev @ WEIGHTS + BIAS)))
-    return np.where(_always_asks(ev) | (_far(ev) & (sure < FAR_TRUST)), 0.0, sure)
+    return np.where(outside(ev), 0.0, 1.0 / (1.0 + np.exp(-(ev @ WEIGHTS + BIAS))))
 
 
 def outside(ev: FloatImage) -> NDArray[np.bool_]:
-    """Per read (a row of ``evidence``), whether it lies where the logistic was not
-    fitted (``FAR_OUT`` unless the templates agree, ``FAR_AGREED``, ``COLOUR_OUT``,
-    ``NEAR_PAIR``): such reads ask, the first kind unless FAR_TRUST sure."""
-    return np.asarray(_far(ev) | _always_asks(ev))
-
-
-def _far(ev: FloatImage) -> NDArray[np.bool_]:
-    """Reads past FAR_OUT with the templates naming another card."""
-    # As ``evidence`` lays them out.
-    nearest, agree = ev[..., 0], ev[..., 2]
-    return np.asarray((nearest > np.log(FAR_OUT + FLOOR)) & (agree < 0.5))
-
-
-def _always_asks(ev: FloatImage) -> NDArray[np.bool_]:
-    """Reads that ask whatever else they show (``FAR_AGREED``, ``COLOUR_OUT``,
+    """Per read (a row of ``evidence``), whether it lies where reads ask whatever else
+    they show (``FAR_OUT`` unless the templates agree, ``FAR_AGREED``, ``COLOUR_OUT``,
     ``NEAR_PAIR``)."""
-    nearest, colour_off, apart = ev[..., 0], ev[..., 7], ev[..., 16]
-    return np.asarray((nearest > np.log(FAR_AGREED + FLOOR))
+    # As ``evidence`` lays them out.
+    nearest, agree, colour_off, apart = ev[..., 0], ev[..., 2], ev[..., 7], ev[..., 16]
+    return np.asarray(((nearest > np.log(FAR_OUT + FLOOR)) & (agree < 0.5))
+                      | (nearest > np.log(FAR_AGREED + FLOOR))
                       | (colour_off > COLOUR_OUT / 10.0)
                       | (apart < np.log(NEAR_PAIR + FLOOR)))
 
