@@ -48,16 +48,6 @@ LEAST: Final = 5  # cards printed alike from which their median says what they s
 ASTRAY: Final = 0.3
 WELL: Final = 0.9
 SIDES: Final = ("top", "bottom", "left", "right")  # as ``_profiles`` orders them, two halves each
-# Once squared, each end of a troop (its top and bottom ENDS_MM) is laid on its suit's
-# median card as a whole picture: a deck whose lines near the sides repeat (a double
-# frame, a texture) can square a card onto the wrong line, the whole card 1.7 mm off
-# (tune-79's B8, which then took every 4 and 5 of its suit for itself, surely). An end
-# moves where the picture, moved by MOVE_MM to REACH_MM, matches its suit's CLEARER
-# better (nearer, a numeral's own shape pulls by as much: tune-79's Y1 0.6 mm).
-ENDS_MM: Final = 24.0
-CLEARER: Final = 0.1  # by how much the end, moved, must match the suit's better
-MOVE_MM: Final = 1.0
-SOFTEN_PX: Final = 1.5  # at PX_MM, both pictures, before they are lined up
 
 
 def printed_alike(token: str, suits: bool = False) -> str:
@@ -240,47 +230,7 @@ def deck_sides(cards: dict[str, Image], px_per_mm: float, card_w: float, card_h:
             deck = np.median(np.stack([profiles[t] for t in ref]), axis=0)
             for t in members:
                 sides[t] = (sides[t] + _offsets(profiles[t], deck) / PX_MM).astype(np.float32)
-    return _ends_lined_up(small, sides, card_w, card_h)
-
-
-def ends_lined_up(cards: dict[str, Image], sides: dict[str, FloatImage], px_per_mm: float,
-                  card_w: float, card_h: float) -> dict[str, FloatImage]:
-    """``sides`` (per card, flattened as for ``square_deck``) with each troop's top and
-    bottom corners moved where its ends, as whole pictures, line up with its suit's
-    median card's (see ``ENDS_MM``); ``deck_sides`` does this last."""
-    return _ends_lined_up(_small(cards, px_per_mm), sides, card_w, card_h)
-
-
-def _ends_lined_up(small: dict[str, Image], sides: dict[str, FloatImage], card_w: float,
-                   card_h: float) -> dict[str, FloatImage]:
-    suits: dict[str, list[str]] = {}
-    for t in small:
-        suits.setdefault(printed_alike(t, suits=True), []).append(t)
-    rows = round(ENDS_MM * PX_MM)
-    out = dict(sides)
-    for group, members in suits.items():
-        if not group.startswith("troop") or len(members) < LEAST:
-            continue
-        # Softened alike: a phone's sharp photo and a soft one line up as surely.
-        grey = {t: cv2.GaussianBlur(cv2.cvtColor(_cut(small[t], sides[t], PX_MM, card_w, card_h),
-                                                 cv2.COLOR_BGR2GRAY).astype(np.float32),
-                                    (0, 0), SOFTEN_PX) for t in members}
-        for corners, end in (((0, 1), slice(0, rows)), ((3, 2), slice(-rows, None))):
-            ends = {t: g[end] for t, g in grey.items()}
-            median = np.median(np.stack(list(ends.values())), axis=0)
-            window = cv2.createHanningWindow(median.shape[::-1], cv2.CV_32F)
-            for t, picture in ends.items():
-                (dx, dy), _ = cv2.phaseCorrelate(median, picture, window)
-                shift = np.array([dx, dy], np.float32) / PX_MM
-                if not MOVE_MM <= np.abs(shift).max() <= REACH_MM:
-                    continue
-                back = cv2.warpAffine(picture, np.array([[1, 0, -dx], [0, 1, -dy]], np.float32),
-                                      picture.shape[::-1], borderMode=cv2.BORDER_REPLICATE)
-                if _alike(back, median) >= _alike(picture, median) + CLEARER:
-                    moved = out[t].copy()
-                    moved[list(corners)] += shift
-                    out[t] = moved
-    return out
+    return sides
 
 
 def _cut(card: Image, corners_mm: FloatImage, px_per_mm: float, card_w: float,
@@ -297,12 +247,3 @@ def _cut(card: Image, corners_mm: FloatImage, px_per_mm: float, card_w: float,
     size = (round(w + 2 * extra), round(h + 2 * extra))
     return cv2.warpPerspective(card, cv2.getPerspectiveTransform(src, dst), size,
                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-
-
-def _alike(a: FloatImage, b: FloatImage) -> float:
-    """The correlation of two pictures, REACH_MM in from their edges (where a shifted
-    one repeats its border)."""
-    k = round(REACH_MM * PX_MM)
-    x, y = a[k:-k, k:-k].ravel(), b[k:-k, k:-k].ravel()
-    x, y = x - x.mean(), y - y.mean()
-    return float(x @ y / (np.linalg.norm(x) * np.linalg.norm(y) + 1e-9))

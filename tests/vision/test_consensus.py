@@ -5,14 +5,7 @@ import numpy as np
 import pytest
 
 from companion.rules.cards import parse_token
-from vision.consensus import (
-    MARGIN_MM,
-    _cut,
-    astray,
-    deck_sides,
-    ends_lined_up,
-    square_deck,
-)
+from vision.consensus import MARGIN_MM, _cut, astray, deck_sides, square_deck
 from vision.deck_art import ALL_FACES
 from vision.designs import design
 from vision.enroll import OutlinesOff, profile_from_photos
@@ -119,31 +112,3 @@ def test_a_card_cut_out_off_its_corner_is_named_for_a_retake():
     with pytest.raises(OutlinesOff, match="SCOUT: the card's outline was found off") as err:
         profile_from_photos(shot, {t: np.zeros(3) for t in shot}, "deck", w, h)
     assert set(err.value.sides) == set(off)
-
-
-
-def test_a_troop_still_off_once_squared_is_laid_on_its_suit_as_a_whole_picture():
-    # tune-79: a textured face, its index in a circle, a double frame in the suit's
-    # ink. Enrolled on a checked cloth its B8 was squared 1.7 mm off, all of it (onto
-    # the frame's other line), and then took the 4s and 5s of its suit for itself, surely.
-    art = design("tune", 79)
-    w, h = art.card_mm
-    m = round(MARGIN_MM * WARP_PX)
-    tokens = [f"{c}{v}" for c in "BY" for v in range(1, 11)] + ["AL"]
-    cards = {t: cv2.copyMakeBorder(
-        cv2.resize(art.render(parse_token(t), 8.0), (round(w * WARP_PX), round(h * WARP_PX)),
-                   interpolation=cv2.INTER_AREA), m, m, m, m, cv2.BORDER_CONSTANT,
-        value=(70, 90, 110)) for t in tokens}
-    sides = {t: np.zeros((4, 2), np.float32) for t in tokens}
-    sides["B8"][:, 1] = 1.7  # the whole card
-    sides["Y3"][:2, 1] = -1.4  # its top edge only
-    sides["AL"][:, 1] = 1.7  # a tactic: printed to no suit's layout, left as it is
-    got = ends_lined_up(cards, sides, WARP_PX, w, h)
-    assert np.abs(got["B8"]).max() < 0.3, got["B8"]
-    assert np.abs(got["Y3"]).max() < 0.3, got["Y3"]
-    assert np.array_equal(got["AL"], sides["AL"])
-    # The rest, each cut right, stay exactly where they were: a numeral's own shape
-    # (a 1, a 10) does not pull its card.
-    for t in tokens:
-        if t not in ("B8", "Y3", "AL"):
-            assert not got[t].any(), (t, got[t])
