@@ -12,17 +12,18 @@ The steps for one frame, each in a module of ``vision.reading``:
 5. ``templates``, ``classify`` and ``confidence``: the band named, or
    ``unknown`` where it is not clearly one card, never a guess.
 
-This module runs them. Every zone's reading is a generator that asks for the
-bands it reads next (one card's, or every place a stack's band may lie): where
-it looks next depends on what it found below. The bands all zones ask for at
-once are read together, each step one call for all of them (or for all of one
-visible height), which is most of what keeps a frame quick. So a zone asks
-ahead, with its last card, for every top whose ask cannot wait on what lies
-below it (the band shows whole whatever is found there); a read asked ahead is
-used only where the top is then asked just so, and the reads are the same as
-one at a time. What is read again, and where (a band beyond its warp, a
-doubtful read at the runner-up tilt, a stack's first or last band further
-along, a gap wider than any fan), is decided here too.
+This module runs them (``reading.result`` holds what they found). Every zone's
+reading is a generator that asks for the bands it reads next (one card's, or
+every place a stack's band may lie): where it looks next depends on what it
+found below. The bands all zones ask for at once are read together, each step
+one call for all of them (or for all of one visible height), which is most of
+what keeps a frame quick. So a zone asks ahead, with its last card, for every
+top whose ask cannot wait on what lies below it (the band shows whole whatever
+is found there); a read asked ahead is used only where the top is then asked
+just so, and the reads are the same as one at a time. What is read again, and
+where (a band beyond its warp, a doubtful read at the runner-up tilt, a stack's
+first or last band further along, a gap wider than any fan), is decided here
+too.
 """
 
 from __future__ import annotations
