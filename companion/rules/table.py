@@ -40,7 +40,7 @@ from companion.rules.errors import (
     WrongPhase,
     term,
 )
-from companion.rules.position import FLAG_COUNT, Player, Position
+from companion.rules.position import FLAG_COUNT, Player, Position, check_flag
 
 _FLAG: Final = N_("flag {flag}")
 _NOT_ON_SIDE: Final = N_("{card} is not on {side}'s side of flag {flag}")
@@ -270,8 +270,7 @@ class Table:
 
         (Marshes and Watchtower; the game checks whose decision it is.)
         """
-        if not 0 <= index < FLAG_COUNT:
-            raise NoSuchFlag("{flag}", flag=index + 1)
+        check_flag(index)
         flag = self.position.flags[index]
         if flag.claimed_by is not None:
             raise FlagAlreadyClaimed(_FLAG, flag=index + 1)
@@ -288,8 +287,7 @@ class Table:
 
     def with_claim(self, index: int, player: Player) -> Table:
         """The table after ``player`` claims flag ``index``; ClaimRefused carries the ruling."""
-        if not 0 <= index < FLAG_COUNT:
-            raise NoSuchFlag("{flag}", flag=index + 1)
+        check_flag(index)
         ruling = self.rule(index, player)
         if not ruling.granted:
             raise ClaimRefused(term(ruling.reason.value), ruling)
