@@ -31,12 +31,12 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.linear_model import LogisticRegression
 
-from vision import bench_designs, read
+from vision import bench_designs
 from vision.band_model import BandModel
 from vision.calibrate import Calibrator
 from vision.designs import design
 from vision.read import Reader
-from vision.reading import classify
+from vision.reading import classify, result
 from vision.reading.trust import evidence, outside
 from vision.synth import room_scene, room_seed
 from vision.types import FloatImage
@@ -50,11 +50,11 @@ SEED = 1187
 
 
 def collect(index: int, scenes: int, seed: int = SEED, model_seed: int = 0,
-            ) -> list[dict[str, Any]]:
+            photo_size: tuple[int, int] = bench_designs.PHOTO_SIZE) -> list[dict[str, Any]]:
     """One tuning design's reads, its band model trained at ``model_seed``:
-    evidence, right or not."""
+    evidence, right or not (its enrolment photos ``photo_size`` px)."""
     art = design("tune", index)
-    profile, _ = bench_designs.enrol(art, np.random.default_rng([seed, 1, index]))
+    profile, _ = bench_designs.enrol(art, np.random.default_rng([seed, 1, index]), photo_size)
     if profile is None:
         return []
     # The band model alone: the faces' bar (``trust.face_speaks``) is not fitted here.
@@ -71,7 +71,7 @@ def collect(index: int, scenes: int, seed: int = SEED, model_seed: int = 0,
     # Every read kept, a token read twice too: live, the second asks only where the
     # two trusts differ little, and a misread that takes a card's token must be seen.
     with mock.patch.object(classify, "trust", record), mock.patch.object(classify, "NAME_AT", 0.0), \
-            mock.patch.object(read, "unique_tokens", list):
+            mock.patch.object(result, "unique_tokens", list):
         for i in range(scenes):
             table, frames = room_scene(room_seed(seed, art.name, i), art, 1)
             log.clear()

@@ -219,3 +219,18 @@ def test_too_few_reads_to_fit_are_named_not_a_traceback(tmp_path, capsys):
     path.write_text(json.dumps(rows))
     assert main(["--designs", "2", "--rows", str(path)]) == 2
     assert "without tune-00 are all right" in capsys.readouterr().err
+
+
+def test_the_refit_collects_every_read_of_a_tuning_room_with_whether_it_was_right():
+    """``collect`` reads a tuning design's room with every band named and its evidence
+    kept: the refit's own input, from the reader as it stands."""
+    from vision.designs import design
+    from vision.reading.trust import WEIGHTS
+    from vision.synth import room_scene, room_seed
+    from vision.trust_fit import SEED, collect
+
+    rows = collect(0, 1, photo_size=(1008, 756))
+    table, _ = room_scene(room_seed(SEED, design("tune", 0).name, 0), design("tune", 0), 1)
+    assert 0.7 * len(table.cards) <= len(rows) <= len(table.cards)
+    assert all(len(r["evidence"]) == len(WEIGHTS) and r["design"] == "tune-00" for r in rows)
+    assert sum(r["right"] for r in rows) >= 0.8 * len(rows)
