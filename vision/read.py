@@ -216,11 +216,12 @@ class Reader:
 
     def _by_faces(self, cards: list[CardRead], frame: Image, m2f: FloatImage,
                   soft: float | None) -> None:
-        """Each zone's last card the band left unknown, or named as a card named
-        elsewhere too (one of them is wrong), named as its whole face says where the
-        face speaks (``vision.face_model``, ``trust.face_speaks``) of a card its zone
-        may hold and one of the band's two nearest. (A card the band alone names the
-        face never contradicted on the tuning decks.)"""
+        """Each zone's last card weighed by its whole face (``vision.face_model``,
+        ``trust.face_speaks``). One the band left unknown, or named as a card named
+        elsewhere too (one of them is wrong), is named as the face says where it speaks
+        of a card its zone may hold and one of the band's two nearest. One the band
+        named asks where the face, alone, speaks of another card: a P9 of a bold
+        rounded font read P5 at 0.9985 by its band showed P9 by its face."""
         if self.face is None:
             return
         last: dict[str, CardRead] = {}
@@ -228,8 +229,7 @@ class Reader:
             if c.order >= last.get(c.zone, c).order:
                 last[c.zone] = c
         named = Counter(c.token for c in cards)
-        shown = [c for c in last.values()
-                 if c.judged is not None and (c.token == UNKNOWN or named[c.token] > 1)]
+        shown = [c for c in last.values() if c.judged is not None]
         if not shown:
             return
         faces, _ = as_trained(np.stack([self._face(c, frame, m2f) for c in shown]),
@@ -244,12 +244,16 @@ class Reader:
         band = two_nearest(np.stack([c.judged.distances for c in shown]),  # type: ignore[union-attr]
                            holds)
         agree = (look.best == band.best) | (look.best == band.second)
-        for c, k, says in zip(shown, look.best.tolist(),
-                              (face_speaks(look.nearest, look.runner_up, look.best == band.best)
-                               & agree).tolist(),
-                              strict=True):
-            if says:
-                token = self.face.tokens[k]
+        says = face_speaks(look.nearest, look.runner_up, look.best == band.best) & agree
+        alone = face_speaks(look.nearest, look.runner_up)
+        for c, k, speaks, sure in zip(shown, look.best.tolist(), says.tolist(), alone.tolist(),
+                                      strict=True):
+            token = self.face.tokens[k]
+            if c.token != UNKNOWN and named[c.token] == 1:
+                if sure and token != c.token:
+                    # Not judged again among fewer cards either: the band did name it.
+                    c.token, c.judged = UNKNOWN, None
+            elif speaks:
                 c.confidence = max(c.confidence, FACE_TRUST) if token == c.token else FACE_TRUST
                 c.token = token
 

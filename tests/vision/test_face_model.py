@@ -109,9 +109,10 @@ def table_of_faces():
 
 def test_the_reader_names_each_zones_last_card_by_its_face_and_no_other(table_of_faces):
     """The true faces name most of the zones' last cards the band leaves unknown (or
-    names twice), none wrongly; a face model holding every card's face for another's
-    (rolled on to the next token) names none of them, and leaves every card the band
-    names, and every covered card, as the band reads it."""
+    names twice), none wrongly, and leave the last cards the band names as it names
+    them; a face model holding every card's face for another's (rolled on to the next
+    token) names none of them, makes most last cards the band names ask (the face
+    surely shows another card), and leaves every covered card as the band reads it."""
     from vision.band_model import BandModel
     from vision.calibrate import Calibrator
     from vision.position import UNKNOWN
@@ -141,3 +142,10 @@ def test_the_reader_names_each_zones_last_card_by_its_face_and_no_other(table_of
     # Every other card as the band alone reads it (a card named elsewhere frees an
     # unknown one's rivals, ``Reader._without_taken``: such a card may ask instead).
     assert all(moved.get(key) in (t, UNKNOWN) for key, t in alone.items() if key not in asked)
+    # The true faces leave the last cards the band named as it named them; a face that
+    # surely shows another card (each rolled face is another card's) makes them ask.
+    named = {key for key in last if alone.get(key) not in (None, UNKNOWN)}
+    assert named and all(faced[key] == alone[key] for key in named)
+    assert sum(moved[key] == UNKNOWN for key in named) >= 0.75 * len(named)
+    covered = set(alone) - last
+    assert all(moved.get(key) in (alone[key], UNKNOWN) for key in covered)
