@@ -220,8 +220,8 @@ class Reader:
         ``trust.face_speaks``). One the band left unknown, or named as a card named
         elsewhere too (one of them is wrong), is named as the face says where it speaks
         of a card its zone may hold and one of the band's two nearest. One the band
-        named asks where the face, alone, speaks of another card: a P9 of a bold
-        rounded font read P5 at 0.9985 by its band showed P9 by its face."""
+        named asks where the face, alone, speaks of another card: a soft numeral may
+        pass for another where the whole card does not."""
         if self.face is None:
             return
         last: dict[str, CardRead] = {}
