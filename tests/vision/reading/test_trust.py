@@ -229,8 +229,9 @@ def test_the_refit_collects_every_read_of_a_tuning_room_with_whether_it_was_righ
     from vision.synth import room_scene, room_seed
     from vision.trust_fit import SEED, collect
 
+    art = design("tune", 0)
     rows = collect(0, 1, photo_size=(1008, 756))
-    table, _ = room_scene(room_seed(SEED, design("tune", 0).name, 0), design("tune", 0), 1)
+    table, _ = room_scene(room_seed(SEED, art.name, 0), art, 1)
     assert 0.7 * len(table.cards) <= len(rows) <= len(table.cards)
     assert all(len(r["evidence"]) == len(WEIGHTS) and r["design"] == "tune-00" for r in rows)
     assert sum(r["right"] for r in rows) >= 0.8 * len(rows)
