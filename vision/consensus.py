@@ -47,6 +47,12 @@ LEAST: Final = 5  # cards printed alike from which their median says what they s
 # would teach the reader a wrong picture of itself, so its photo is taken again.
 ASTRAY: Final = 0.3
 WELL: Final = 0.9
+# A troop prints its suit's layout all round, so a troop's side whose two halves both
+# match it no better than LOOSE, where the layout's cards match at WELL, lies off
+# whatever its other sides show: a card outlined round its picture panel (its header
+# and footer cut off) matches its layout nowhere, one cut off its footer at that side
+# alone. A tactic may print its own art at a side, so only ASTRAY names one.
+LOOSE: Final = 0.7
 SIDES: Final = ("top", "bottom", "left", "right")  # as ``_profiles`` orders them, two halves each
 
 
@@ -179,11 +185,16 @@ def astray(cards: dict[str, Image], sides: dict[str, FloatImage], px_per_mm: flo
         match = np.array([[_slide(profiles[t][k], layout[k], reach)[1] for k in range(8)]
                           for t in members])
         shared = np.median(match, axis=0) >= WELL
+        troops = printed_alike(members[0]) == "troop"
         for t, row in zip(members, match, strict=True):
-            # A card unlike its layout all round is printed so (its own art at the
-            # side); one that matches it on the rest of its sides was cut off at this one.
+            # A card unlike its layout all round may print its own art there (a
+            # tactic); one that matches it on the rest of its sides was cut off at this
+            # one. A troop prints its layout all round (LOOSE).
             off = shared & (row <= ASTRAY)
-            if off.any() and np.median(row) >= WELL:
+            if not off.any() or np.median(row) < WELL:
+                loose = (shared & (row <= LOOSE)).reshape(4, 2).all(axis=1)
+                off = np.repeat(loose, 2) & troops
+            if off.any():
                 out[t] = SIDES[int(np.argmin(np.where(off, row, np.inf))) // 2]
     return out
 

@@ -112,3 +112,21 @@ def test_a_card_cut_out_off_its_corner_is_named_for_a_retake():
     with pytest.raises(OutlinesOff, match="SCOUT: the card's outline was found off") as err:
         profile_from_photos(shot, {t: np.zeros(3) for t in shot}, "deck", w, h)
     assert set(err.value.sides) == set(off)
+
+
+def test_a_troop_cut_off_its_footer_or_round_its_picture_is_named_for_a_retake():
+    # tune-05: a frame round the picture, a title in the footer. As enrolment outlined
+    # tuning decks on busy tables: one troop's outline took the picture's lower edge for
+    # the card's (its footer cut off, the card stretched 9 mm), another's ran round the
+    # picture panel on every side (no side of it like its layout's). Its other sides
+    # match, or none do: a troop prints its layout all round, so both are named; a
+    # tactic cut exactly that prints its own art at a side is not.
+    shot, w, h = _exact_cuts(5)
+    footer = np.zeros((4, 2), np.float32)
+    footer[2:, 1] = -9.0  # BR and BL up onto the picture
+    panel = np.array([[6, 9], [-6, 9], [-6, -9], [6, -9]], np.float32)  # every side in
+    shot["G7"] = _cut(shot["G7"], footer, WARP_PX, w, h, margin=True)
+    shot["P3"] = _cut(shot["P3"], panel, WARP_PX, w, h, margin=True)
+    named = astray(shot, deck_sides(shot, WARP_PX, w, h), WARP_PX, w, h)
+    assert set(named) == {"G7", "P3"}, named
+    assert named["G7"] in ("top", "bottom")  # stretched top to bottom
