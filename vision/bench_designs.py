@@ -55,7 +55,9 @@ def enrol(art: CardArt, rng: np.random.Generator, photo_size: tuple[int, int] = 
     refusal asks, until one is taken: a card refused on every table is never taken,
     and the profile lacks it. A card whose outline the deck's layout says lies off
     (``OutlinesOff``, once the whole deck is shot) is shot again so, up to RETAKES
-    times; then the profile lacks it."""
+    times; named still, its photo is kept as found, as the refusal advises a player
+    who sees the card whole (``--keep-outline``: a deck may print one card unlike the
+    rest at a side)."""
     table = TABLES[int(rng.integers(len(TABLES)))]
     w, h = art.card_mm
     refused = 0
@@ -85,18 +87,22 @@ def enrol(art: CardArt, rng: np.random.Generator, photo_size: tuple[int, int] = 
         for face in ALL_FACES:
             shoot(face.token)
         retakes = RETAKES
+        kept: set[str] = set()
         while cards:
             order = sorted(cards, key=lambda t: f"{t}.jpg")  # as ``enroll_from_dir`` lists a folder
             try:
                 return profile_from_photos({t: cards[t] for t in order},
                                            {t: tables[t] for t in order},
-                                           f"{art.name} (enrolled from photos)", w, h), refused
+                                           f"{art.name} (enrolled from photos)", w, h,
+                                           kept), refused
             except OutlinesOff as off:
                 refused += len(off.sides)
                 for token in off.sides:
-                    del cards[token], tables[token]
                     if retakes:
+                        del cards[token], tables[token]
                         shoot(token)
+                    else:
+                        kept.add(token)
                 retakes = max(retakes - 1, 0)
     return None, refused  # no photo taken at all
 

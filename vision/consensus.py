@@ -47,11 +47,13 @@ LEAST: Final = 5  # cards printed alike from which their median says what they s
 # would teach the reader a wrong picture of itself, so its photo is taken again.
 ASTRAY: Final = 0.3
 WELL: Final = 0.9
-# A troop prints its suit's layout all round, so a troop's side whose two halves both
-# match it no better than LOOSE, where the layout's cards match at WELL, lies off
-# whatever its other sides show: a card outlined round its picture panel (its header
-# and footer cut off) matches its layout nowhere, one cut off its footer at that side
-# alone. A tactic may print its own art at a side, so only ASTRAY names one.
+# A troop prints its layout all round, so a troop's side whose two halves both match
+# it no better than LOOSE, where the layout's cards match at WELL and most troops of
+# its value better than LOOSE, lies off whatever its other sides show: a card
+# outlined round its picture panel (its header and footer cut off) matches its layout
+# nowhere, one cut off its footer at that side alone. A deck's 10s may print a wider
+# index box than its other numerals, unlike the layout at their ends (tune-142), and
+# a tactic its own art at a side: only ASTRAY names those.
 LOOSE: Final = 0.7
 SIDES: Final = ("top", "bottom", "left", "right")  # as ``_profiles`` orders them, two halves each
 
@@ -186,14 +188,17 @@ def astray(cards: dict[str, Image], sides: dict[str, FloatImage], px_per_mm: flo
                           for t in members])
         shared = np.median(match, axis=0) >= WELL
         troops = printed_alike(members[0]) == "troop"
-        for t, row in zip(members, match, strict=True):
+        values = [_value(t) for t in members]
+        for t, row, value in zip(members, match, values, strict=True):
             # A card unlike its layout all round may print its own art there (a
             # tactic); one that matches it on the rest of its sides was cut off at this
-            # one. A troop prints its layout all round (LOOSE).
+            # one. A troop prints its layout all round (LOOSE), as its value's do.
             off = shared & (row <= ASTRAY)
             if not off.any() or np.median(row) < WELL:
-                loose = (shared & (row <= LOOSE)).reshape(4, 2).all(axis=1)
-                off = np.repeat(loose, 2) & troops
+                if not troops:
+                    continue
+                alike = np.median(match[[v == value for v in values]], axis=0) > LOOSE
+                off = np.repeat((shared & alike & (row <= LOOSE)).reshape(4, 2).all(axis=1), 2)
             if off.any():
                 out[t] = SIDES[int(np.argmin(np.where(off, row, np.inf))) // 2]
     return out
@@ -258,3 +263,9 @@ def _cut(card: Image, corners_mm: FloatImage, px_per_mm: float, card_w: float,
     size = (round(w + 2 * extra), round(h + 2 * extra))
     return cv2.warpPerspective(card, cv2.getPerspectiveTransform(src, dst), size,
                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _value(token: str) -> int:
+    """A troop's value (0: any other card)."""
+    card = parse_token(token) if printed_alike(token) == "troop" else None
+    return card.value if isinstance(card, Troop) else 0

@@ -73,6 +73,25 @@ def test_a_card_enrolment_says_was_cut_off_is_shot_again():
     assert not np.array_equal(profile.tops[k], before.tops[k])
 
 
+def test_a_card_named_on_every_table_is_kept_as_found():
+    # A deck may print one card unlike the rest at a side (tune-142's Y10 alone prints
+    # a wide index at its foot): named on every retake, the player keeps its photo as
+    # the refusal advises (--keep-outline), and the deck is enrolled whole.
+    art = design("tune", 1)
+    kept_at = []
+
+    def never_whole(cards, tables, name, w, h, keep=()):
+        if "SCOUT" not in keep:
+            raise OutlinesOff({"SCOUT": "bottom"})
+        kept_at.append(len(cards))
+        return profile_from_photos(cards, tables, name, w, h, keep)
+
+    with mock.patch.object(bench_designs, "profile_from_photos", never_whole):
+        profile, refused = bench_designs.enrol(art, np.random.default_rng(3), (1008, 756))
+    assert profile is not None and "SCOUT" in profile.tokens and len(profile.tokens) == 79
+    assert kept_at == [79] and refused >= bench_designs.RETAKES + 1
+
+
 def test_bench_enrol_times_a_whole_deck_enrolled_on_the_workers(capsys):
     # Each photo refused is shot again first, so the deck enrols whole; the figures
     # are the steps' wall times.
