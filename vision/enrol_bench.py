@@ -75,20 +75,25 @@ def main(argv: list[str]) -> int:
         folder = Path(tmp)
         refused = shoot(ns.design, folder, (w, h), ns.table, ns.seed)
         # A card the deck's layout says was cut off its card is shot again, as the
-        # refusal asks, on the next table; the time is the pass that enrols the deck.
+        # refusal asks, on the next table; named on every table, its photo is kept as
+        # found (``--keep-outline``), as ``bench vision`` keeps it. The time is the
+        # pass that enrols the deck.
         others = [t for t in TABLES if t != ns.table]
-        retaken = 0
-        for attempt in range(len(others) + 1):
+        retaken, kept = 0, set[str]()
+        for attempt in range(len(others) + 2):
             t0 = time.perf_counter()
             try:
                 profile = enroll_from_dir(folder, ns.design.name, card_w, card_h,
-                                          partial=True, jobs=jobs)
+                                          partial=True, keep_outlines=kept, jobs=jobs)
                 break
             except ProfileError as exc:  # a photo refused: the figures would not be a deck's
                 off = exc.__cause__
-                if not isinstance(off, OutlinesOff) or attempt == len(others):
+                if not isinstance(off, OutlinesOff) or attempt > len(others):
                     print(f"bench enrol: {exc}", file=sys.stderr)
                     return 1
+                if attempt == len(others):
+                    kept |= set(off.sides)
+                    continue
                 retaken += len(off.sides)
                 refused += shoot(ns.design, folder, (w, h), others[attempt],
                                  (ns.seed, attempt + 1), off.sides)
@@ -97,6 +102,7 @@ def main(argv: list[str]) -> int:
         t2 = time.perf_counter()
     print(json.dumps({"design": ns.design.name, "photos": len(ALL_FACES), "photo": ns.photo,
                       "refused_before": refused, "outlines_retaken": retaken,
+                      "outlines_kept": sorted(kept),
                       "cards_enrolled": len(profile.tokens), "jobs": jobs, "cores": cores(),
                       "machine": platform.machine(),
                       "photos_to_profile_s": round(t1 - t0, 1),

@@ -103,6 +103,33 @@ def test_bench_enrol_times_a_whole_deck_enrolled_on_the_workers(capsys):
     assert got["models_s"] > 0 and got["photos_to_profile_s"] > 0
 
 
+def test_bench_enrol_keeps_a_card_named_on_every_table(capsys):
+    # As ``bench vision`` does: a card the layout names however it is shot is kept as
+    # found once every table was tried, and the bench says which.
+    from vision import enrol_bench
+    from vision.photos import TABLES
+    from vision.profile import ProfileError
+
+    shot: list[str] = []
+
+    def enrol(folder, name, w, h, partial, keep_outlines, jobs):
+        if "R7" not in keep_outlines:
+            raise ProfileError("cannot enrol: R7") from OutlinesOff({"R7": "bottom"})
+        return mock.Mock(tokens=["R7"] * 79)
+
+    def shoot(art, folder, size, table, seed, tokens=None):
+        shot.append(table)
+        return 0
+
+    with mock.patch.object(enrol_bench, "enroll_from_dir", enrol), \
+            mock.patch.object(enrol_bench, "shoot", shoot), \
+            mock.patch.object(enrol_bench, "with_model"):
+        assert main(["bench", "enrol", "--design", "tune-01", "--table", "wood"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert shot == ["wood"] + [t for t in TABLES if t != "wood"]  # every table tried
+    assert got["outlines_kept"] == ["R7"] and got["outlines_retaken"] == len(TABLES) - 1
+
+
 def test_the_bench_can_start_past_the_designs_measured_before(capsys):
     # Held designs past the first 24 are ones no change was ever judged on: the
     # bench reads exactly the slice asked for, and says so per design.
