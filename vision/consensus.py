@@ -24,6 +24,7 @@ import numpy as np
 
 from companion.rules.cards import Tactic, Troop, parse_token
 from companion.rules.errors import NotationError
+from vision.reading.trust import troop_mark
 from vision.types import FloatImage, Image
 
 MARGIN_MM: Final = 4.0  # flattened beyond the outline, room for a side to move out
@@ -188,7 +189,9 @@ def astray(cards: dict[str, Image], sides: dict[str, FloatImage], px_per_mm: flo
                           for t in members])
         shared = np.median(match, axis=0) >= WELL
         troops = printed_alike(members[0]) == "troop"
-        values = [_value(t) for t in members]
+        # Per value, the half-sides most of its troops match better than LOOSE.
+        values = [troop_mark(t)[1] for t in members] if troops else [0] * len(members)
+        alike = {v: np.median(match[np.array(values) == v], axis=0) > LOOSE for v in set(values)}
         for t, row, value in zip(members, match, values, strict=True):
             # A card unlike its layout all round may print its own art there (a
             # tactic); one that matches it on the rest of its sides was cut off at this
@@ -197,8 +200,8 @@ def astray(cards: dict[str, Image], sides: dict[str, FloatImage], px_per_mm: flo
             if not off.any() or np.median(row) < WELL:
                 if not troops:
                     continue
-                alike = np.median(match[[v == value for v in values]], axis=0) > LOOSE
-                off = np.repeat((shared & alike & (row <= LOOSE)).reshape(4, 2).all(axis=1), 2)
+                loose = shared & alike[value] & (row <= LOOSE)
+                off = np.repeat(loose.reshape(4, 2).all(axis=1), 2)
             if off.any():
                 out[t] = SIDES[int(np.argmin(np.where(off, row, np.inf))) // 2]
     return out
@@ -263,9 +266,3 @@ def _cut(card: Image, corners_mm: FloatImage, px_per_mm: float, card_w: float,
     size = (round(w + 2 * extra), round(h + 2 * extra))
     return cv2.warpPerspective(card, cv2.getPerspectiveTransform(src, dst), size,
                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-
-
-def _value(token: str) -> int:
-    """A troop's value (0: any other card)."""
-    card = parse_token(token) if printed_alike(token) == "troop" else None
-    return card.value if isinstance(card, Troop) else 0
