@@ -35,10 +35,12 @@ PX_MM: Final = 4.0  # resolution the lines are compared at: a printed line's two
 KNEE: Final = 60.0  # edge strength (Sobel, 8-bit) at which a line counts half: any
 # clear line about alike, however contrasted (a yellow frame weighs its two edges unlike a red one)
 SHARED: Final = 0.5  # correlation with the deck's lines under which a side is left alone
-CLEARLY: Final = 0.1  # by how much a farther match must beat the outline's own peak
+CLEARLY: Final = 0.2  # by how much a farther match must beat the outline's own peak: a
+# title printed just under a card's edge, bolder than it, fits the layout's edge nearly as well
 STILL: Final = 0.1  # mm: a side whose ends both measure nearer stays (about what a photo's
 # shadow at the edge, or a suit's frame, shifts a measurement by)
-NEAR: Final = 2  # px at PX_MM within which a peak is the outline's own
+NEAR: Final = 5  # px at PX_MM within which a peak is the outline's own (1.25 mm: a photo's
+# outline lies that far inside a card's edge where the edge is faint against the table)
 ROUNDS: Final = 2  # the median made again from the squared cards
 LEAST: Final = 5  # cards printed alike from which their median says what they share
 # An outline that lies off beyond what squaring moves (a corner taken on the table's

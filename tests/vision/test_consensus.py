@@ -95,6 +95,28 @@ def test_a_cards_own_print_does_not_move_an_exact_cut(index):
     assert max(moved.values()) < 0.3, {t: round(v, 1) for t, v in moved.items() if v >= 0.3}
 
 
+@pytest.mark.parametrize(("table", "soft_px"), [((60, 60, 60), 0.0), ((70, 90, 110), 1.5)])
+def test_a_tactic_outlined_inside_its_edge_is_squared_onto_its_edge_not_its_title(table, soft_px):
+    # tune-168: each tactic prints its title in a dark header just under its top edge.
+    # A photo's outline 1 mm inside the top (the edge faint against the table) once
+    # lined the layout's edge up with Support Troops' title and cut the title off.
+    art = design("tune", 168)
+    w, h = art.card_mm
+    m = round(MARGIN_MM * WARP_PX)
+    shot = {}
+    for f in ALL_FACES:
+        card = cv2.copyMakeBorder(
+            cv2.resize(art.render(f, 8.0), (round(w * WARP_PX), round(h * WARP_PX)),
+                       interpolation=cv2.INTER_AREA), m, m, m, m, cv2.BORDER_CONSTANT,
+            value=table)
+        shot[f.token] = cv2.GaussianBlur(card, (0, 0), soft_px) if soft_px else card
+    inside = np.zeros((4, 2), np.float32)
+    inside[0, 1] = inside[1, 1] = 1.0  # the top-left and top-right corners 1 mm down
+    shot["SB"] = _cut(shot["SB"], inside, WARP_PX, w, h, margin=True)
+    top = deck_sides(shot, WARP_PX, w, h)["SB"][:2, 1]
+    assert np.abs(top + 1.0).max() < 0.3, top  # moved 1 mm up, onto its edge
+
+
 def test_a_card_cut_out_off_its_corner_is_named_for_a_retake():
     # tune-04: a dark card with a thin frame. Every card cut out exactly but two, each
     # with one corner taken 8 mm out on the table (as an outline misled by the table's
