@@ -301,8 +301,9 @@ class OutlinesOff(ProfileError):
         self.sides = sides
         self.problems = [
             _("{token}: the card's outline was found off its {edge} edge (the table's "
-              "pattern taken for the card): shoot it again, on a plainer table if you "
-              "can").format(token=t, edge=_(e)) for t, e in sorted(sides.items())]
+              "pattern or a line printed on the card taken for the edge): shoot it again, "
+              "the whole card in view, on a plainer table if you can"
+              ).format(token=t, edge=_(e)) for t, e in sorted(sides.items())]
         super().__init__("\n".join(self.problems))
 
 
