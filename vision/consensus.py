@@ -192,8 +192,9 @@ def astray(cards: dict[str, Image], sides: dict[str, FloatImage], px_per_mm: flo
         shared = np.median(match, axis=0) >= WELL
         troops = printed_alike(members[0]) == "troop"
         # Per value, the half-sides most of its troops match better than LOOSE.
-        values = [troop_mark(t)[1] for t in members] if troops else [0] * len(members)
-        alike = {v: np.median(match[np.array(values) == v], axis=0) > LOOSE for v in set(values)}
+        values = [troop_mark(t)[1] if troops else 0 for t in members]
+        alike = {v: np.median(match[np.array(values) == v], axis=0) > LOOSE
+                 for v in set(values)} if troops else {}
         for t, row, value in zip(members, match, values, strict=True):
             # A card unlike its layout all round may print its own art there (a
             # tactic); one that matches it on the rest of its sides was cut off at this

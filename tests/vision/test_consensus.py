@@ -59,16 +59,17 @@ def test_a_side_fitted_off_the_cards_edge_or_turned_is_moved_onto_it():
             assert np.abs(squared[t].astype(int) - true[t]).mean() < 6, t
 
 
-def _exact_cuts(index: int) -> tuple[dict[str, np.ndarray], float, float]:
+def _exact_cuts(index: int, table: tuple[int, int, int] = (70, 90, 110),
+                ) -> tuple[dict[str, np.ndarray], float, float]:
     """Every card of tune design ``index`` cut out exactly, flattened as enrolment
-    flattens it (MARGIN_MM of plain table around it), and the card's size (mm)."""
+    flattens it (MARGIN_MM of plain ``table`` around it), and the card's size (mm)."""
     art = design("tune", index)
     w, h = art.card_mm
     m = round(MARGIN_MM * WARP_PX)
     return {f.token: cv2.copyMakeBorder(
         cv2.resize(art.render(f, 8.0), (round(w * WARP_PX), round(h * WARP_PX)),
                    interpolation=cv2.INTER_AREA), m, m, m, m, cv2.BORDER_CONSTANT,
-        value=(70, 90, 110)) for f in ALL_FACES}, w, h
+        value=table) for f in ALL_FACES}, w, h
 
 
 def _moved_exact_cuts(index: int) -> dict[str, float]:
@@ -100,16 +101,8 @@ def test_a_tactic_outlined_inside_its_edge_is_squared_onto_its_edge_not_its_titl
     # tune-168: each tactic prints its title in a dark header just under its top edge.
     # A photo's outline 1 mm inside the top (the edge faint against the table) once
     # lined the layout's edge up with Support Troops' title and cut the title off.
-    art = design("tune", 168)
-    w, h = art.card_mm
-    m = round(MARGIN_MM * WARP_PX)
-    shot = {}
-    for f in ALL_FACES:
-        card = cv2.copyMakeBorder(
-            cv2.resize(art.render(f, 8.0), (round(w * WARP_PX), round(h * WARP_PX)),
-                       interpolation=cv2.INTER_AREA), m, m, m, m, cv2.BORDER_CONSTANT,
-            value=table)
-        shot[f.token] = cv2.GaussianBlur(card, (0, 0), soft_px) if soft_px else card
+    cut, w, h = _exact_cuts(168, table)
+    shot = {t: cv2.GaussianBlur(c, (0, 0), soft_px) if soft_px else c for t, c in cut.items()}
     inside = np.zeros((4, 2), np.float32)
     inside[0, 1] = inside[1, 1] = 1.0  # the top-left and top-right corners 1 mm down
     shot["SB"] = _cut(shot["SB"], inside, WARP_PX, w, h, margin=True)
