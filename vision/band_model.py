@@ -70,6 +70,9 @@ TEST_SEED: Final = 99  # not the training's: other draws than it learnt
 TYPICAL_GAPS: Final = (0.46, 0.6, 2.39)
 
 
+# OpenCV's 8-bit Lab (L to 0..255, a and b offset by 128) back to Lab units.
+_LAB_OF_8BIT: Final = np.array([[100 / 255, 0, 0, 0], [0, 1, 0, -128], [0, 0, 1, -128]],
+                               np.float32)
 Window = tuple[int, int, int]  # the telling window: x, y (TPL_PX px in the band), side
 
 
@@ -99,7 +102,11 @@ def features(bands: FloatImage, visible_mm: float, card_w: float,
     fine = cv2.transform(tall, GREY_BGR[None])
     grey = cv2.boxFilter(fine, -1, (g, g), anchor=(0, 0),
                          borderType=cv2.BORDER_REPLICATE).reshape(n, full_h, full_w)
-    lab = cv2.cvtColor(np.clip(tall, 0, 1), cv2.COLOR_BGR2Lab)
+    # Lab from 8 bits, which OpenCV looks up in a table (float Lab computes each pixel's
+    # gamma, a fifth of the features' time): its steps, 0.4 L and 1 a or b, lie far
+    # below what the chroma blocks and the paper's white tell apart.
+    lab = cv2.transform(cv2.cvtColor(cv2.convertScaleAbs(tall, alpha=255.0),
+                                     cv2.COLOR_BGR2Lab).astype(np.float32), _LAB_OF_8BIT)
     blocks = cv2.boxFilter(lab, -1, (c, c), anchor=(0, 0),
                            borderType=cv2.BORDER_REPLICATE).reshape(n, full_h, full_w, 3)
     # Colours as the band's own white shows them: a lamp's cast and the paper's tint
@@ -110,7 +117,8 @@ def features(bands: FloatImage, visible_mm: float, card_w: float,
     shown = lab.reshape(n, full_h, full_w, 3)[:, y0:y0 + h, x0:x0 + w]
     # The lightest pixels picked by their lightness alone, then gathered whole.
     ys, xs = np.divmod(np.argpartition(-shown[..., 0].reshape(n, h * w), k, axis=1)[:, :k], w)
-    lit = shown[np.arange(n)[:, None], ys, xs].mean(axis=1)
+    at = (np.arange(n)[:, None] * full_h + y0 + ys) * full_w + x0 + xs
+    lit = lab.reshape(-1, 3).take(at.ravel(), axis=0).reshape(n, k, 3).mean(axis=1)
     white = lit[:, 1:]
     near = np.clip(1.0 - np.linalg.norm(white, axis=1) / PAPER_CHROMA, 0.0, 1.0)
     tint = white * near[:, None]
@@ -135,7 +143,7 @@ def features(bands: FloatImage, visible_mm: float, card_w: float,
     for part in [parts[0]] + ([parts[2]] if window is not None else []):  # grey, window
         part -= part.mean(axis=2, keepdims=True)
         part /= (np.sqrt(np.einsum("bsx,bsx->bs", part, part) / part.shape[2]) + 1e-3)[:, :, None]
-    parts[1].reshape((*parts[1].shape[:2], -1, 2), copy=False)[...] -= tint[:, None, None]
+    parts[1] -= np.tile(tint, ch * cw)[:, None]  # per block: a, b
     parts[1] *= CHROMA_SCALE
     return out if margin else out[:, 0]
 

@@ -34,16 +34,17 @@ def _profiles(frame: Image, m2f: FloatImage, layout: MatLayout, ids: list[int],
     """(markers, sides, ALONG, samples) grey profiles across each marker's edges,
     inside to outside, sampled from the frame at mat-mm steps (all in one remap)."""
     t = np.arange(-REACH_MM, REACH_MM + STEP_MM / 2, STEP_MM)
-    pts = []
-    for m in (layout.marker(i) for i in ids):
-        h = m.size / 2
-        for nx, ny in ((0, -1), (1, 0), (0, 1), (-1, 0)):  # outward normal of each side
-            for a in ALONG:
-                along = (2 * a - 1) * h
-                # The side's point, then out along its normal.
-                pts.append(np.stack([m.cx + nx * h + ny * along + nx * t,
-                                     m.cy + ny * h - nx * along + ny * t], axis=-1))
-    at = cv2.perspectiveTransform(np.concatenate(pts)[None], m2f)[0].astype(np.float32)
+    markers = [layout.marker(i) for i in ids]
+    # Axes: marker, side, place along it, step out; all points in one go.
+    cx, cy, h = (np.array([v(m) for m in markers])[:, None, None, None]
+                 for v in (lambda m: m.cx, lambda m: m.cy, lambda m: m.size / 2))
+    nx, ny = (np.array(v, float)[None, :, None, None]  # outward normal of each side
+              for v in ((0, 1, 0, -1), (-1, 0, 1, 0)))
+    along = (2 * np.array(ALONG)[None, None, :, None] - 1) * h
+    # The side's point, then out along its normal.
+    pts = np.stack(np.broadcast_arrays(cx + nx * h + ny * along + nx * t,
+                                       cy + ny * h - nx * along + ny * t), axis=-1)
+    at = cv2.perspectiveTransform(pts.reshape(1, -1, 2), m2f)[0].astype(np.float32)
     # Only the profiles' points are sampled (not the whole frame turned grey first).
     got = cv2.remap(frame, at[:, 0].reshape(1, -1), at[:, 1].reshape(1, -1),
                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
