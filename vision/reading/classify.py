@@ -190,7 +190,7 @@ class Classifier:
                     pl.crop, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
                 # Scaled by OpenCV: numpy's product over three channels is slower.
                 bands.append(cv2.multiply(crop[y0 + pad:y0 + pad + rows, x0 + pad:x0 + pad + w],
-                                          (*pl.scale.tolist(), 0.0), dtype=cv2.CV_32F))
+                                          np.append(pl.scale, 0.0), dtype=cv2.CV_32F))
             shown, as_soft = as_trained(np.stack(bands), soft)
             d2 = self.model.distances(shown, h)
             zone = None if allowed is None else allowed[idx]
