@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 
 from vision.position import UNKNOWN
 
-# Confidence levels the reliability table is given at.
-LEVELS: tuple[float, ...] = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
+# Confidence levels the reliability table is given at: up to and past the learnt
+# model's bar (``trust.NAME_AT``), where the reads it names lie.
+LEVELS: tuple[float, ...] = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.98, 0.99, 0.995,
+                             0.999)
 
 
 def score(truth: Mapping[str, Sequence[str]],
