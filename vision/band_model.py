@@ -104,7 +104,9 @@ def features(bands: FloatImage, visible_mm: float, card_w: float,
                          borderType=cv2.BORDER_REPLICATE).reshape(n, full_h, full_w)
     # Lab from 8 bits, which OpenCV looks up in a table (float Lab computes each pixel's
     # gamma, a fifth of the features' time): its steps, 0.4 L and 1 a or b, lie far
-    # below what the chroma blocks and the paper's white tell apart.
+    # below what the chroma blocks and the paper's white tell apart. Bands are never
+    # negative (a frame's levels times a gain; training draws are clipped), so the
+    # absolute value taken on the way to 8 bits changes nothing; past 1 saturates.
     lab = cv2.transform(cv2.cvtColor(cv2.convertScaleAbs(tall, alpha=255.0),
                                      cv2.COLOR_BGR2Lab).astype(np.float32), _LAB_OF_8BIT)
     blocks = cv2.boxFilter(lab, -1, (c, c), anchor=(0, 0),

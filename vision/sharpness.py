@@ -36,10 +36,11 @@ def _profiles(frame: Image, m2f: FloatImage, layout: MatLayout, ids: list[int],
     t = np.arange(-REACH_MM, REACH_MM + STEP_MM / 2, STEP_MM)
     markers = [layout.marker(i) for i in ids]
     # Axes: marker, side, place along it, step out; all points in one go.
-    cx, cy, h = (np.array([v(m) for m in markers])[:, None, None, None]
-                 for v in (lambda m: m.cx, lambda m: m.cy, lambda m: m.size / 2))
-    nx, ny = (np.array(v, float)[None, :, None, None]  # outward normal of each side
-              for v in ((0, 1, 0, -1), (-1, 0, 1, 0)))
+    cx = np.array([m.cx for m in markers])[:, None, None, None]
+    cy = np.array([m.cy for m in markers])[:, None, None, None]
+    h = np.array([m.size / 2 for m in markers])[:, None, None, None]
+    nx = np.array([0.0, 1.0, 0.0, -1.0])[None, :, None, None]  # each side's outward normal
+    ny = np.array([-1.0, 0.0, 1.0, 0.0])[None, :, None, None]
     along = (2 * np.array(ALONG)[None, None, :, None] - 1) * h
     # The side's point, then out along its normal.
     pts = np.stack(np.broadcast_arrays(cx + nx * h + ny * along + nx * t,
