@@ -69,6 +69,7 @@ from vision.reading.light import (
     LIGHT_SAMPLES,
     Light,
     MatLight,
+    scaled,
 )
 from vision.reading.placement import RECENTRE, REFINE_MM, SHIFT_PX, Band, Placed, Placer
 from vision.reading.result import CardRead, FrameRead
@@ -272,7 +273,7 @@ class Reader:
         face = cv2.warpPerspective(frame, m2f @ to_mat, (cols, rows),
                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                    borderMode=cv2.BORDER_REPLICATE)
-        return cv2.multiply(face, np.append(card.judged.placed.scale, 0.0), dtype=cv2.CV_32F)
+        return scaled(face, card.judged.placed.scale)
 
     def _without_taken(self, cards: list[CardRead], elsewhere: Collection[str] = ()) -> None:
         """Each card read ``unknown`` named, where it can be, among the cards not

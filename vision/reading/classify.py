@@ -40,7 +40,7 @@ from vision.reading.confidence import (
     pairwise,
     sureness,
 )
-from vision.reading.light import unveil
+from vision.reading.light import scaled, unveil
 from vision.reading.placement import SHIFT_PX, Placed
 from vision.reading.templates import IX, IY, Templates, local_contrast, ncc_rows
 from vision.reading.trust import NAME_AT, NARROW_FROM, Rivals, trust
@@ -188,9 +188,8 @@ class Classifier:
                           x0 + w - pl.crop.shape[1])
                 crop = pl.crop if not pad else cv2.copyMakeBorder(
                     pl.crop, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-                # Scaled by OpenCV: numpy's product over three channels is slower.
-                bands.append(cv2.multiply(crop[y0 + pad:y0 + pad + rows, x0 + pad:x0 + pad + w],
-                                          np.append(pl.scale, 0.0), dtype=cv2.CV_32F))
+                bands.append(scaled(crop[y0 + pad:y0 + pad + rows, x0 + pad:x0 + pad + w],
+                                    pl.scale))
             shown, as_soft = as_trained(np.stack(bands), soft)
             d2 = self.model.distances(shown, h)
             zone = None if allowed is None else allowed[idx]
