@@ -34,8 +34,8 @@ from vision.position import UNKNOWN
 from vision.read import Reader
 from vision.reading.result import FrameRead
 from vision.scoring import outcomes, reliability, score
-from vision.stabilize import vote
 from vision.synth import Conditions, card_photo, lay_table, photograph, random_deal
+from vision.vote import Guesses, vote
 
 STYLE: Style = "classic"
 
@@ -73,6 +73,7 @@ def run(scenes: int, frames: int, seed: int, failures: bool = False) -> dict[str
         table = lay_table(random_deal(srng, float(srng.uniform(0.3, 0.9))), STYLE, srng)
         cam = Camera.random(srng)
         reads: list[dict[str, list[str]]] = []
+        guesses: list[Guesses] = []
         for f in range(frames):
             cond = Conditions.random(srng)
             frame = photograph(table, cam, cond, srng)
@@ -82,6 +83,7 @@ def run(scenes: int, frames: int, seed: int, failures: bool = False) -> dict[str
             except CalibrationError:
                 failed_calibrations += 1
                 reads.append({})
+                guesses.append({})
                 continue
             res = reader.read(frame.image, calib)
             if f == 0:
@@ -89,6 +91,7 @@ def run(scenes: int, frames: int, seed: int, failures: bool = False) -> dict[str
                 wall.append((time.perf_counter() - t0) * 1000)
             got = res.zones()
             reads.append(got)
+            guesses.append(res.guesses())
             named += outcomes(table.zones, ((c.zone, c.token, c.confidence) for c in res.cards))
             if failures:
                 _report_failures(i, f, table.zones, res, cond)
@@ -101,7 +104,7 @@ def run(scenes: int, frames: int, seed: int, failures: bool = False) -> dict[str
                 unknown += sum(t == UNKNOWN for toks in got.values() for t in toks)
             else:
                 wrong1 += score(table.zones, got)[2]
-        voted = vote(reads).zones
+        voted = vote(reads, guesses=guesses).zones
         _, r, w, _ = score(table.zones, voted)
         rightv += r
         wrongv += w

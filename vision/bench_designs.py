@@ -35,9 +35,9 @@ from vision.profile import DeckProfile, ProfileError
 from vision.read import Reader
 from vision.scoring import Tally, outcomes, reliability, score
 from vision.sharpness import TOO_SOFT_MM
-from vision.stabilize import vote
 from vision.synth import room_scene, room_seed
 from vision.types import FloatImage, Image
+from vision.vote import Guesses, vote
 
 # A refused card is shot again, on a table not tried yet each time, as the refusal asks
 # and as a player must (``enroll --from-dir`` takes no deck with a card missing unless
@@ -127,10 +127,12 @@ def run_design(art: CardArt, scenes: int, frames: int, seed: int,
         table, photos = room_scene(room_seed(seed, art.name, i), art, frames)
         calibrator = Calibrator()
         reads: list[dict[str, list[str]]] = []
+        guesses: list[Guesses] = []
         for f, frame in enumerate(photos):
             c0 = time.thread_time()
             if reader is None:
                 reads.append({})
+                guesses.append({})
                 tally.cards += sum(len(v) for v in table.zones.values()) if f == 0 else 0
                 continue
             try:
@@ -138,10 +140,12 @@ def run_design(art: CardArt, scenes: int, frames: int, seed: int,
             except CalibrationError:
                 tally.failed_calibrations += 1
                 reads.append({})
+                guesses.append({})
                 continue
             res = reader.read(frame.image, calib)
             got = res.zones()
             reads.append(got)
+            guesses.append(res.guesses())
             tally.named += outcomes(table.zones, ((c.zone, c.token, c.confidence)
                                                   for c in res.cards))
             total, right, wrong, phantom = score(table.zones, got)
@@ -156,7 +160,7 @@ def run_design(art: CardArt, scenes: int, frames: int, seed: int,
                     tally.sharp_right += right
                 tally.phantom += phantom
                 tally.unknown_single += sum(t == UNKNOWN for ts in got.values() for t in ts)
-        _, right, wrong, _ = score(table.zones, vote(reads).zones)
+        _, right, wrong, _ = score(table.zones, vote(reads, guesses=guesses).zones)
         tally.right_voted += right
         tally.wrong_voted += wrong
     return tally

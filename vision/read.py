@@ -278,7 +278,8 @@ class Reader:
     def _without_taken(self, cards: list[CardRead], elsewhere: Collection[str] = ()) -> None:
         """Each card read ``unknown`` named, where it can be, among the cards not
         named elsewhere in the frame nor ``elsewhere`` (a card lies once:
-        ``Classifier.without``); then every read's judgement let go."""
+        ``Classifier.without``); one still unknown keeps the model's guess (for a vote
+        over frames); then every read's judgement let go."""
         taken = {c.token for c in cards}.union(elsewhere) - {UNKNOWN}
         ask = [(c, c.judged) for c in cards if c.token == UNKNOWN and c.judged is not None]
         if taken and ask:
@@ -287,6 +288,8 @@ class Reader:
                 if token != UNKNOWN:
                     c.token, c.confidence = token, conf
         for c in cards:
+            if c.token == UNKNOWN and c.judged is not None:
+                c.guess = self.classifier.guess(c.judged)
             c.judged = None
 
     # -- one zone ----------------------------------------------------------------------

@@ -14,8 +14,6 @@ A hand anywhere in between ends the run and drops its reads.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -24,10 +22,10 @@ import numpy as np
 
 from vision.calibrate import Calibration
 from vision.mat import MARKER_PAD, MatLayout, standard_mat
-from vision.position import UNKNOWN, build_position, contested
 from vision.reading.result import FrameRead
 from vision.render_mat import render_mat
 from vision.types import FloatImage, Image
+from vision.vote import Confidences, Guesses, Snapshot, vote
 
 HAND_PX_PER_MM = 0.5
 # An arm reaching in crosses the mat's edge. Measured on 360 simulated arms over 120
@@ -39,74 +37,6 @@ EDGE_MM = 10.0
 EDGE_OUT_LEVEL, EDGE_OUT_PX = 25.0, 15
 EDGE_IN_LEVEL, EDGE_IN_PX = 40.0, 30
 EDGE_SETTLE_FRAMES = 30  # 3 s at 10 frames a second
-
-
-@dataclass
-class Snapshot:
-    zones: dict[str, list[str]]
-    agreement: dict[str, list[float]]  # per card: share of the votes its token got
-    # Per card: how sure the snapshot is of it, the least of its share of the votes
-    # and the reader's own confidence in each read that voted for it.
-    confidence: dict[str, list[float]] = field(default_factory=dict)
-    frames: list[int] = field(default_factory=list)  # the frames whose reads were voted
-
-    def position(self, to_move: str = "south") -> dict[str, object]:
-        return build_position(self.zones, to_move)
-
-
-Confidences = dict[str, list[float]]
-
-
-def vote(reads: Sequence[dict[str, list[str]]],
-         confidences: Sequence[Confidences] | None = None) -> Snapshot:
-    """Per zone the most common card count, then per slot the majority token.
-
-    A read that left a slot ``unknown`` abstains; a slot without a strict
-    majority of one token among the others is ``unknown``; a token voted for at
-    two places stands only at the one the snapshot is clearly surer of (a card
-    lies once), at neither when they are close (``contested``).
-    ``confidences`` (one per read, like the reads' zones) are the reader's own
-    per card; without them each read counts as sure.
-    """
-    zones: dict[str, list[str]] = {}
-    agree: dict[str, list[float]] = {}
-    sure: dict[str, list[float]] = {}
-    names = sorted({z for r in reads for z in r})
-    confs = list(confidences) if confidences is not None else [{} for _ in reads]
-    for z in names:
-        counts = Counter(len(r.get(z, [])) for r in reads)
-        n, _ = counts.most_common(1)[0]
-        if n == 0:
-            continue
-        same = [(r.get(z, []), c.get(z, [])) for r, c in zip(reads, confs, strict=True)
-                if len(r.get(z, [])) == n]
-        zones[z], agree[z], sure[z] = [], [], []
-        for i in range(n):
-            c = Counter(s[i] for s, _ in same if s[i] != UNKNOWN)
-            tok, k = c.most_common(1)[0] if c else (UNKNOWN, 0)
-            share = k / len(reads)
-            # An unknown read abstains (the reader never guesses): the token must
-            # hold a strict majority of the reads that named one; its share of all
-            # the reads is how much the snapshot trusts it.
-            ok = tok != UNKNOWN and k * 2 > sum(c.values())
-            zones[z].append(tok if ok else UNKNOWN)
-            agree[z].append(share if ok else 0.0)
-            own = [cs[i] for s, cs in same if s[i] == tok and i < len(cs)]
-            sure[z].append(min(share, *own) if ok and own else agree[z][-1])
-    # Each card at most once, even when every read had it once: frames that put it
-    # at different places vote for both.
-    slots = [(z, i) for z, toks in zones.items() for i in range(len(toks))]
-    for k in contested([_Slot(zones[z][i], sure[z][i]) for z, i in slots]):
-        z, i = slots[k]
-        zones[z][i] = UNKNOWN
-        agree[z][i] = 0.0
-        sure[z][i] = 0.0
-    return Snapshot(zones, agree, sure)
-
-
-class _Slot(NamedTuple):
-    token: str
-    confidence: float
 
 
 class _Looks(NamedTuple):
@@ -133,6 +63,7 @@ class Stabilizer:
     _voted: bool = False  # this run's reads were voted: no need to read it again
     _reads: list[dict[str, list[str]]] = field(default_factory=list)
     _confidences: list[Confidences] = field(default_factory=list)
+    _guesses: list[Guesses] = field(default_factory=list)
     _frames: list[int] = field(default_factory=list)  # which frame each read was of
     _last: dict[str, list[str]] | None = None
     _ref: FloatImage | None = None
@@ -252,10 +183,11 @@ class Stabilizer:
         if read_full is not None:
             self._reads.append(read_full.zones())
             self._confidences.append(read_full.confidences())
+            self._guesses.append(read_full.guesses())
             self._frames.append(frame)
         if self._run < self.still_frames or len(self._reads) < self.vote_frames:
             return None
-        snap = vote(self._reads, self._confidences)
+        snap = vote(self._reads, self._confidences, self._guesses)
         snap.frames = list(self._frames)
         self._voted = True
         self._drop_reads()
@@ -279,4 +211,5 @@ class Stabilizer:
     def _drop_reads(self) -> None:
         self._reads.clear()
         self._confidences.clear()
+        self._guesses.clear()
         self._frames.clear()

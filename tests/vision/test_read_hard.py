@@ -22,8 +22,8 @@ from vision.profile import DeckProfile, builtin_profile, profile_from_cards, upr
 from vision.read import Reader
 from vision.reading import classify, confidence, stack
 from vision.reading.placement import Placer
-from vision.stabilize import vote
 from vision.synth import Conditions, Table, card_photo, lay_table, photograph, random_deal
+from vision.vote import vote
 
 CAMERA = Camera(yaw_deg=-2.0, tilt_x_deg=6.0, tilt_y_deg=4.0, fill=0.92, k1=-0.03)
 PLAIN = Conditions(gain=(0.95, 1.0, 1.08), gradient=(0.1, -0.15), blur=0.7, noise=3.0, jpeg=85)

@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from companion.rules.cards import Troop, parse_token
 from companion.rules.errors import NotationError
-from vision.band_model import SEARCH_PX, BandModel, as_trained
+from vision.band_model import SEARCH_PX, BandModel, as_trained, two_nearest
 from vision.mat import ZoneKind, holds
 from vision.position import UNKNOWN
 from vision.profile import BLUR, TPL_PX, DeckProfile, sample_signatures
@@ -260,6 +260,16 @@ class Classifier:
                 if a[0] != UNKNOWN and a[0] == self.model.tokens[g]:
                     out[k] = a
         return out
+
+    def guess(self, judged: Judged) -> tuple[str, float] | None:
+        """The card the model holds a band nearest among those its zone may hold, and
+        the trust in it, named or not (``None``: no model judged it). A guess is
+        never a read: ``vision.vote`` names one only where frames agree on it."""
+        if self.model is None:
+            return None
+        zone = None if judged.allowed is None else judged.allowed[None]
+        best = int(two_nearest(judged.distances[None], zone).best[0])
+        return self.model.tokens[best], judged.named[1]
 
     def pair_margins(self, placed: list[Placed], hvs: list[int], pairs: NDArray[np.intp],
                      colours: list[FloatImage]) -> FloatImage:

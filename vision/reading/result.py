@@ -25,6 +25,8 @@ class CardRead:
     corners: list[tuple[float, float]]  # the read band's corners, mat mm
     candidates: list[tuple[str, float]] = field(default_factory=list)
     top_local: float = 0.0  # where the card's top edge was found, zone-local low-res px
+    # The model's nearest card and its trust, where the read asks (``Classifier.guess``).
+    guess: tuple[str, float] | None = None
     # What the model weighed, while the frame is read (``Reader._without_taken``).
     judged: Judged | None = field(default=None, repr=False, compare=False)
 
@@ -58,6 +60,13 @@ class FrameRead:
         out: dict[str, list[float]] = {}
         for c in self.cards:
             out.setdefault(c.zone, []).append(c.confidence)
+        return out
+
+    def guesses(self) -> dict[str, list[tuple[str, float] | None]]:
+        """Per zone, each card's ``guess`` (``None`` for a named card), like ``zones``."""
+        out: dict[str, list[tuple[str, float] | None]] = {}
+        for c in self.cards:
+            out.setdefault(c.zone, []).append(c.guess if c.token == UNKNOWN else None)
         return out
 
     def position(self, to_move: str = "south") -> dict[str, Any]:

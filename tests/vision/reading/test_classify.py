@@ -157,3 +157,23 @@ def test_a_band_left_unknown_is_named_once_its_rival_is_named_elsewhere(monkeypa
     assert got[0][1] == 0.999
     assert clf.without(set(), bands) == [j.named for j in bands]
     assert clf.without({"R1"}, bands) == [j.named for j in bands]
+
+
+def test_a_band_left_unknown_keeps_the_models_guess_among_what_its_zone_holds():
+    # The guess is what a vote over frames may name (``vision.vote``): the nearest
+    # card the zone may hold, with the trust the model had in it, named or not.
+    profile = builtin_profile("classic")
+    clf = _classifier(profile)
+    tokens = clf.tokens
+    h = 16.0
+    assert clf.guess(Judged("a", 32, (UNKNOWN, 0.0, 0.0, []), np.zeros(0), None, h,
+                            np.zeros(len(tokens)), (UNKNOWN, 0.0, 0.0, []))) is None
+    clf.model = BandModel(tokens, profile.card_w, {}, {h: np.zeros((len(tokens), 1))})
+    d2 = np.full(len(tokens), 50.0)
+    d2[tokens.index("DA")], d2[tokens.index("G9")], d2[tokens.index("G8")] = 0.5, 1.0, 1.1
+    asked = (UNKNOWN, 0.97, 0.9, [])
+    troops = np.array([t[1:].isdigit() for t in tokens])  # R1..P10
+    anywhere = Judged("a", 32, asked, np.zeros(0), None, h, d2, asked)
+    in_a_troop_slot = Judged("a", 32, asked, np.zeros(0), troops, h, d2, asked)
+    assert clf.guess(anywhere) == ("DA", 0.97)
+    assert clf.guess(in_a_troop_slot) == ("G9", 0.97)
