@@ -26,7 +26,7 @@ class CardRead:
     candidates: list[tuple[str, float]] = field(default_factory=list)
     top_local: float = 0.0  # where the card's top edge was found, zone-local low-res px
     # The model's nearest card and its trust, where the read asks (``Classifier.guess``).
-    guess: tuple[str, float] | None = None
+    guess: tuple[str, float] | None = field(default=None, compare=False)
     # What the model weighed, while the frame is read (``Reader._without_taken``).
     judged: Judged | None = field(default=None, repr=False, compare=False)
 
