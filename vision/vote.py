@@ -5,7 +5,9 @@ A read names a card only from a trust that was never wrong (``trust.NAME_AT``), 
 card near that bar is asked about frame after frame. Frames are fresh looks at it
 (noise, the light's flicker, a hair's shift): where every read's nearest card is the
 same, each trusted from ``GUESS_AT``, the snapshot names it (on 144 tuning tables,
-three frames each: 72 more cards named, none wrong; vision/ROUNDS.md).
+three frames each: 72 more cards named, none wrong; vision/ROUNDS.md). Frames that
+are nearly one picture (a still camera's, a tenth of a second apart) are no second
+look: their reads are voted without guesses (``stabilize``).
 """
 
 from __future__ import annotations
