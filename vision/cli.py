@@ -16,6 +16,8 @@ from vision.profile import DeckProfile, ProfileError, builtin_profile
 
 if TYPE_CHECKING:
     from companion.rules.cards import Card, Terrain
+    from vision.read import Reader
+    from vision.reading.result import FrameRead
     from vision.sources.base import FrameSource, RetryingSource
 
 
@@ -183,29 +185,60 @@ def _card_words(card: Card | Terrain) -> str:
 def _read(args: list[str]) -> int:
     ap = ArgumentParser(prog="battleline-companion read",
                                  description=_("Read the cards in an image of the mat."))
-    ap.add_argument("image", type=Path)
+    ap.add_argument("image", type=Path, nargs="+",
+                    help=_("a photo of the mat; several photos of one table are read "
+                           "together"))
     ap.add_argument("--deck", type=Path, default=None,
                     help=_("deck profile from 'enroll' (default: our printed deck)"))
     ap.add_argument("--to-move", choices=["north", "south"], default="south")
     ns = ap.parse_args(args)
-    from vision.calibrate import CalibrationError, Calibrator
     from vision.read import Reader
+
+    try:
+        profile = DeckProfile.load(ns.deck) if ns.deck else builtin_profile()
+    except ProfileError as exc:
+        print(f"read: {exc}", file=sys.stderr)
+        return 1
+    reader = Reader(profile)
+    reads = {path: read for path in ns.image if (read := _read_photo(reader, path))}
+    if not reads:
+        return 1
+    if len(ns.image) == 1:
+        print(json.dumps(reads[ns.image[0]].to_json(ns.to_move), indent=1))
+        return 0
+    from vision.position import UNKNOWN
+    from vision.vote import vote_photos
+
+    snap = vote_photos(list(reads.values()))
+    cards = snap.cards_json()
+    print(json.dumps({
+        "format": "battleline-read/1",
+        "position": snap.position(ns.to_move),
+        "cards": cards,
+        "unknown": sum(c["token"] == UNKNOWN for c in cards),
+        "photos": [{"image": str(path), "unknown": sum(c.token == UNKNOWN for c in r.cards),
+                    "calibration": r.calibration_json()} for path, r in reads.items()],
+        "skipped": [str(path) for path in ns.image if path not in reads],
+    }, indent=1))
+    return 0
+
+
+def _read_photo(reader: Reader, path: Path) -> FrameRead | None:
+    """One photo read, or ``None`` with why on stderr (unreadable, or no mat found)."""
+    from vision.calibrate import CalibrationError, Calibrator
     from vision.sources.base import SourceError
     from vision.sources.folder import load_frame
 
     try:
-        profile = DeckProfile.load(ns.deck) if ns.deck else builtin_profile()
-        image = load_frame(ns.image)
+        image = load_frame(path)
         calib = Calibrator().update(image)
-    except (ProfileError, SourceError) as exc:
+    except SourceError as exc:
         print(f"read: {exc}", file=sys.stderr)
-        return 1
+        return None
     except CalibrationError as exc:
-        print(f"read: {ns.image}: {exc}", file=sys.stderr)
-        return 1
-    result = Reader(profile).read(image, calib)
-    print(json.dumps(result.to_json(ns.to_move), indent=1))
-    return 0
+        print(f"read: {path}: {exc}", file=sys.stderr)
+        return None
+    return reader.read(image, calib)
 
 
 COMMANDS = {"mat": _mat, "deck": _deck, "enroll": _enroll, "read": _read}

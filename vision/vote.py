@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from vision.position import UNKNOWN, build_position, contested
+from vision.reading.result import FrameRead
 
 GUESS_AT = 0.95  # the trust from which every read's guess must be, to name it
 
@@ -33,6 +34,13 @@ class Snapshot:
 
     def position(self, to_move: str = "south") -> dict[str, object]:
         return build_position(self.zones, to_move)
+
+    def cards_json(self) -> list[dict[str, object]]:
+        """Each card as a frame's read lists it (``CardRead.to_json``), first played first."""
+        return [{"zone": z, "order": i, "token": t, "confidence": round(c, 3)}
+                for z, toks in self.zones.items()
+                for i, (t, c) in enumerate(zip(toks, self.confidence.get(z, [0.0] * len(toks)),
+                                               strict=True))]
 
 
 Confidences = dict[str, list[float]]
@@ -92,6 +100,13 @@ def vote(reads: Sequence[dict[str, list[str]]],
             # Every read agreed on it: its share of the votes is all of them.
             zones[z][i], agree[z][i], sure[z][i] = token, 1.0, least
     return Snapshot(zones, agree, sure)
+
+
+def vote_photos(reads: Sequence[FrameRead]) -> Snapshot:
+    """Reads of distinct photos of one table (each a look of its own) voted, their
+    guesses with them."""
+    return vote([r.zones() for r in reads], [r.confidences() for r in reads],
+                [r.guesses() for r in reads])
 
 
 def guessed(reads: Sequence[dict[str, list[str]]], guesses: Sequence[Guesses],

@@ -16,7 +16,7 @@ from vision.enroll import enroll_from_dir, find_card, live_enroll
 from vision.profile import DeckProfile, ProfileError, builtin_profile
 from vision.read import Reader
 from vision.sources.base import FramePair, low_from_main
-from vision.synth import Conditions, card_photo, lay_table, photograph
+from vision.synth import Conditions, card_photo, lay_table, photograph, random_deal
 
 
 @pytest.fixture(scope="module")
@@ -242,3 +242,32 @@ def test_a_photo_the_player_keeps_is_enrolled_as_found(tmp_path, capsys):
     assert "R7: the card's outline was found off its top edge" in capsys.readouterr().err
     with pytest.raises(ProfileError, match="--keep-outline 'X7': not a card token"):
         enroll_from_dir(tmp_path, partial=True, keep_outlines=["X7"])
+
+
+def test_read_command_votes_several_photos_of_one_table(tmp_path, capsys):
+    # Three photos of one table from three places, and one that is no photo: the
+    # three are read together (a card once), the bad one named and left out.
+    rng = np.random.default_rng(21)
+    table = lay_table(random_deal(rng, 0.6), "companion", rng)
+    paths = []
+    for k, (yaw, tilt) in enumerate([(1.5, 4.0), (-2.0, -3.0), (0.5, 6.0)]):
+        cond = Conditions(gain=(1.05, 1.0, 0.92), blur=0.6, noise=2.0, jpeg=90)
+        frame = photograph(table, Camera(yaw_deg=yaw, tilt_x_deg=tilt, fill=0.92), cond, rng)
+        paths.append(tmp_path / f"table-{k}.jpg")
+        cv2.imwrite(str(paths[-1]), frame.image)
+    bad = tmp_path / "pocket.jpg"
+    bad.write_bytes(b"\xff\xd8\xff\xe0 truncated")
+    assert main(["read", *map(str, paths[:2]), str(bad), str(paths[2])]) == 0
+    captured = capsys.readouterr()
+    assert "pocket.jpg: not a readable image" in captured.err
+    out = json.loads(captured.out)
+    assert [p["image"] for p in out["photos"]] == [str(p) for p in paths]
+    assert out["skipped"] == [str(bad)]
+    assert out["position"]["format"] == "battleline-position/1"
+    named = [(c["zone"], c["token"]) for c in out["cards"] if c["token"] != "unknown"]
+    assert len(named) >= 0.9 * sum(len(v) for v in table.zones.values())
+    assert all(t in table.zones[z] for z, t in named)
+    assert len({t for _, t in named}) == len(named)
+    assert out["unknown"] == len(out["cards"]) - len(named)
+    # None readable: nothing to vote.
+    assert main(["read", str(bad), str(tmp_path / "missing.jpg")]) == 1

@@ -5,7 +5,7 @@ import numpy as np
 from vision.calibrate import Calibration
 from vision.position import UNKNOWN
 from vision.reading.result import CardRead, FrameRead
-from vision.vote import GUESS_AT, Snapshot, vote
+from vision.vote import GUESS_AT, vote, vote_photos
 
 
 def frame(*cards: tuple[str, str, float] | tuple[str, str, float, tuple[str, float]],
@@ -15,11 +15,6 @@ def frame(*cards: tuple[str, str, float] | tuple[str, str, float, tuple[str, flo
                       for z, t, c, *g in cards],
                      Calibration(np.eye(3), [], [], True), np.zeros((4, 4), bool),
                      np.ones((1, 1, 3), np.float32))
-
-
-def voted(reads: list[FrameRead]) -> Snapshot:
-    return vote([r.zones() for r in reads], [r.confidences() for r in reads],
-                [r.guesses() for r in reads])
 
 
 def test_vote_takes_majorities_and_places_each_card_once():
@@ -68,48 +63,48 @@ def test_a_card_every_frame_guesses_alike_and_nearly_surely_is_named():
     # The model's nearest card is R7 in all three frames, each asking (below NAME_AT).
     reads = [frame(("a", UNKNOWN, 0.97, ("R7", 0.97))), frame(("a", UNKNOWN, 0.99, ("R7", 0.99))),
              frame(("a", UNKNOWN, GUESS_AT, ("R7", GUESS_AT)))]
-    snap = voted(reads)
+    snap = vote_photos(reads)
     assert snap.zones == {"a": ["R7"]}
     assert snap.agreement["a"] == [1.0]
     assert snap.confidence["a"] == [GUESS_AT]  # the least trust of the frames in it
     # Two frames are enough; without the guesses the vote asks, as before.
-    assert voted(reads[:2]).zones == {"a": ["R7"]}
+    assert vote_photos(reads[:2]).zones == {"a": ["R7"]}
     assert vote([r.zones() for r in reads]).zones == {"a": [UNKNOWN]}
 
 
 def test_a_guess_is_never_named_from_one_frame_or_one_frame_in_doubt():
     sure = ("R7", 0.99)
     # One read: a single read's guess is never a name.
-    assert voted([frame(("a", UNKNOWN, 0.99, sure))]).zones == {"a": [UNKNOWN]}
+    assert vote_photos([frame(("a", UNKNOWN, 0.99, sure))]).zones == {"a": [UNKNOWN]}
     # Two frames nearly sure of R7, a third in doubt of it (0.74: a tuning deck's R8
     # guessed R9 at 0.74, 0.973 and 0.978).
     doubt = [frame(("a", UNKNOWN, 0.99, sure)), frame(("a", UNKNOWN, 0.99, sure)),
              frame(("a", UNKNOWN, 0.74, ("R7", 0.74)))]
-    assert voted(doubt).zones == {"a": [UNKNOWN]}
+    assert vote_photos(doubt).zones == {"a": [UNKNOWN]}
     # Two sure of R7, a third whose nearest card is R8: the frames disagree.
     split = [frame(("a", UNKNOWN, 0.99, sure)), frame(("a", UNKNOWN, 0.99, sure)),
              frame(("a", UNKNOWN, 0.99, ("R8", 0.99)))]
-    assert voted(split).zones == {"a": [UNKNOWN]}
+    assert vote_photos(split).zones == {"a": [UNKNOWN]}
     # A frame without a guess there (not judged: not found, or the face disagreed).
     blind = [frame(("a", UNKNOWN, 0.99, sure)), frame(("a", UNKNOWN, 0.99, sure)),
              frame(("a", UNKNOWN, 0.0))]
-    assert voted(blind).zones == {"a": [UNKNOWN]}
+    assert vote_photos(blind).zones == {"a": [UNKNOWN]}
     # A frame that saw the zone hold another count of cards says nothing of its slots.
     other = [frame(("a", UNKNOWN, 0.99, sure)), frame(("a", UNKNOWN, 0.99, sure)),
              frame(("a", UNKNOWN, 0.99, sure), ("a", "B3", 1.0))]
-    assert voted(other).zones["a"] == [UNKNOWN]
+    assert vote_photos(other).zones["a"] == [UNKNOWN]
 
 
 def test_a_guess_named_elsewhere_on_the_table_stays_unknown():
     sure = ("R7", 0.99)
     # Another zone holds R7 in the vote: a card lies once.
     elsewhere = [frame(("a", UNKNOWN, 0.99, sure), ("b", "R7", 1.0))] * 3
-    assert voted(elsewhere).zones == {"a": [UNKNOWN], "b": ["R7"]}
+    assert vote_photos(elsewhere).zones == {"a": [UNKNOWN], "b": ["R7"]}
     # One frame named R7 at b, though the vote left b unknown: still a rival place.
     once = [frame(("a", UNKNOWN, 0.99, sure), ("b", "R7", 1.0)),
             frame(("a", UNKNOWN, 0.99, sure), ("b", UNKNOWN, 0.0)),
             frame(("a", UNKNOWN, 0.99, sure), ("b", "B3", 1.0))]
-    assert voted(once).zones == {"a": [UNKNOWN], "b": [UNKNOWN]}
+    assert vote_photos(once).zones == {"a": [UNKNOWN], "b": [UNKNOWN]}
     # Two zones guessed alike: neither is named.
     twice = [frame(("a", UNKNOWN, 0.99, sure), ("b", UNKNOWN, 0.99, sure))] * 3
-    assert voted(twice).zones == {"a": [UNKNOWN], "b": [UNKNOWN]}
+    assert vote_photos(twice).zones == {"a": [UNKNOWN], "b": [UNKNOWN]}

@@ -78,7 +78,11 @@ class FrameRead:
             "position": self.position(to_move),
             "cards": [c.to_json() for c in self.cards],
             "unknown": sum(c.token == UNKNOWN for c in self.cards),
-            "calibration": {"missing_markers": self.calibration.missing,
-                            "fresh": self.calibration.fresh,
-                            "soft_mm": None if self.soft_mm is None else round(self.soft_mm, 2)},
+            "calibration": self.calibration_json(),
         }
+
+    def calibration_json(self) -> dict[str, Any]:
+        """What the mat's markers said of this frame: the missing ones, whether the
+        calibration is this frame's own, how soft the frame is."""
+        return {"missing_markers": self.calibration.missing, "fresh": self.calibration.fresh,
+                "soft_mm": None if self.soft_mm is None else round(self.soft_mm, 2)}
