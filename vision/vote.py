@@ -1,13 +1,14 @@
-"""Several reads of one still table voted into one snapshot: per slot the token most
-reads agree on, each card at most once.
+"""Several reads of one table voted into one snapshot: per slot the token most reads
+agree on, each card at most once.
 
 A read names a card only from a trust that was never wrong (``trust.NAME_AT``), so a
-card near that bar is asked about frame after frame. Frames are fresh looks at it
-(noise, the light's flicker, a hair's shift): where every read's nearest card is the
-same, each trusted from ``GUESS_AT``, the snapshot names it (on 144 tuning tables,
-three frames each: 72 more cards named, none wrong; vision/ROUNDS.md). Frames that
-are nearly one picture (a still camera's, a tenth of a second apart) are no second
-look: their reads are voted without guesses (``stabilize``).
+card near that bar is asked about in read after read. Distinct photos, or frames a
+moment apart whose focus, shake, noise and JPEG differ, are fresh looks at it: where
+every read's nearest card is the same, each trusted from ``GUESS_AT``, the snapshot
+names it (on 144 tuning tables, three frames each: 72 more cards named, none wrong;
+vision/ROUNDS.md). Frames that are nearly one picture (a still camera's, a tenth of
+a second apart) are no second look: their reads are voted without guesses
+(``stabilize``).
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ def vote(reads: Sequence[dict[str, list[str]]],
             c = Counter(s[i] for s, _ in same if s[i] != UNKNOWN)
             tok, k = c.most_common(1)[0] if c else (UNKNOWN, 0)
             share = k / len(reads)
-            # An unknown read abstains (the reader never guesses): the token must
+            # An unknown read abstains (its guess counts only in ``guessed``): the token must
             # hold a strict majority of the reads that named one; its share of all
             # the reads is how much the snapshot trusts it.
             ok = tok != UNKNOWN and k * 2 > sum(c.values())
