@@ -216,7 +216,7 @@ def _read(args: list[str]) -> int:
         "position": snap.position(ns.to_move),
         "cards": cards,
         "unknown": sum(c["token"] == UNKNOWN for c in cards),
-        "photos": [{"image": str(path), "unknown": sum(c.token == UNKNOWN for c in r.cards),
+        "photos": [{"image": str(path), "unknown": r.unknown(),
                     "calibration": r.calibration_json()} for path, r in reads.items()],
         "skipped": [str(path) for path in ns.image if path not in reads],
     }, indent=1))

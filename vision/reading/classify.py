@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from companion.rules.cards import Troop, parse_token
 from companion.rules.errors import NotationError
-from vision.band_model import SEARCH_PX, BandModel, as_trained, two_nearest
+from vision.band_model import SEARCH_PX, BandModel, as_trained
 from vision.mat import ZoneKind, holds
 from vision.position import UNKNOWN
 from vision.profile import BLUR, TPL_PX, DeckProfile, sample_signatures
@@ -268,7 +268,7 @@ class Classifier:
         if self.model is None:
             return None
         zone = None if judged.allowed is None else judged.allowed[None]
-        best = int(two_nearest(judged.distances[None], zone).best[0])
+        best = int(self.model.nearest(judged.distances[None], judged.height, zone).best[0])
         return self.model.tokens[best], judged.named[1]
 
     def pair_margins(self, placed: list[Placed], hvs: list[int], pairs: NDArray[np.intp],

@@ -77,9 +77,13 @@ class FrameRead:
             "format": "battleline-read/1",
             "position": self.position(to_move),
             "cards": [c.to_json() for c in self.cards],
-            "unknown": sum(c.token == UNKNOWN for c in self.cards),
+            "unknown": self.unknown(),
             "calibration": self.calibration_json(),
         }
+
+    def unknown(self) -> int:
+        """How many of its cards the read asks about."""
+        return sum(c.token == UNKNOWN for c in self.cards)
 
     def calibration_json(self) -> dict[str, Any]:
         """What the mat's markers said of this frame: the missing ones, whether the
