@@ -460,7 +460,12 @@ class BandModel:
                 allowed: NDArray[np.bool_] | None = None) -> Look:
         """The ``Look`` of bands at squared distances ``d2`` (``distances``) among the
         tokens ``allowed`` (see ``look``)."""
-        return two_nearest(d2 / self.centres[self.height_for(visible_mm)].shape[1], allowed)
+        return two_nearest(self.per_dimension(d2, visible_mm), allowed)
+
+    def per_dimension(self, d2: FloatImage, visible_mm: float) -> FloatImage:
+        """Squared distances ``d2`` (``distances``) per dimension of the model's space (a
+        band of the card itself lies about 1 from its centre)."""
+        return np.asarray(d2 / self.centres[self.height_for(visible_mm)].shape[1])
 
     def apart(self, visible_mm: float, a: NDArray[np.intp], b: NDArray[np.intp]) -> FloatImage:
         """How far apart the model of ``visible_mm`` holds tokens ``a`` and ``b`` (index

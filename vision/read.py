@@ -82,6 +82,7 @@ from vision.reading.stack import (
     edge_rows,
     find_stack,
 )
+from vision.reading.table_colour import by_table_colours
 from vision.reading.templates import LOCAL_FLOOR, LOCAL_SIGMA, Templates
 from vision.reading.tilt import LINES, STRIPS, TILT_APART, TILT_STEP, TILTS, Edge, TopEdges
 from vision.reading.trust import FACE_TRUST, NAME_AT, face_speaks
@@ -287,6 +288,8 @@ class Reader:
             for (c, _), (token, conf, _, _) in zip(ask, named, strict=True):
                 if token != UNKNOWN:
                     c.token, c.confidence = token, conf
+        if self.model is not None:
+            by_table_colours(cards, self.model, self.templates.tw, elsewhere)
         for c in cards:
             if c.token == UNKNOWN and c.judged is not None:
                 c.guess = self.classifier.guess(c.judged)

@@ -1,0 +1,119 @@
+"""A card's suit told by the colours of the cards already named on the same table.
+
+Where a deck prints one value alike in every suit, the band model often knows
+the numeral and hesitates only between two suits whose colours a lamp has
+brought together (a red and an orange 7). The deck's enrolled colours were
+shot under another light, but the cards named in this frame were lit by this
+one and seen by this camera: a band whose colour lies clearly nearer the named
+cards of one of the two suits than of the other is that suit's card. Only
+where the model holds every card but those two far off (the value is sure),
+with two named cards or more of each suit to compare with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from typing import Final
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.band_model import BandModel, two_nearest
+from vision.position import UNKNOWN
+from vision.profile import sample_signatures
+from vision.reading.placement import Placed
+from vision.reading.result import CardRead
+from vision.reading.templates import IX, IY
+from vision.reading.trust import FLOOR, NAME_AT, troop_mark
+from vision.types import FloatImage
+
+# Chosen on the tuning designs' cached room frames (tune-132..179, all three frames of
+# three rooms each, 743 reads between one value in two suits): named 315, none wrong;
+# every wrong read of the looser rules lay nearer the other suit than 0.66 of the way
+# (vision/ROUNDS.md).
+MIN_NAMED: Final = 2  # named cards of each of the two suits the band is compared with
+VALUE_GAP: Final = 0.5  # log ratio every other card must lie beyond the nearest
+MARGIN_LAB: Final = 10.0  # how much nearer one suit's colour must lie (Lab a, b)
+NEARER: Final = 0.5  # and at most this share of the other suit's distance
+TRUST: Final = NAME_AT  # the confidence of a card so named
+
+
+def band_colour(placed: Placed, hv: int, width: int) -> FloatImage:
+    """The band's colour (Lab a and b of its most saturated three quarters, in true
+    colours) where ``placed`` found its index, ``hv`` px of it showing, ``width``
+    px wide: the cut the templates take its colour from."""
+    y0, x0 = max(placed.ty, 0), max(placed.tx, 0)
+    band = placed.crop[y0:y0 + hv, x0:x0 + width]
+    cut = band[IY::4, IX:band.shape[1] - IX:4] * placed.scale[None, None, :]
+    return sample_signatures(cut[None].astype(np.float32))[0, 2:4]
+
+
+def value_sure(distances: FloatImage, allowed: NDArray[np.bool_] | None, best: int,
+               second: int) -> bool:
+    """Whether every card but ``best`` and ``second`` lies ``VALUE_GAP`` (log ratio)
+    beyond the nearest (``best``), among those ``allowed`` (None: all) of a band's
+    per-dimension ``distances``."""
+    others = np.ones(len(distances), bool) if allowed is None else allowed.copy()
+    others[[best, second]] = False
+    if not others.any():
+        return True
+    return bool(np.log(distances[others].min() + FLOOR) - np.log(distances[best] + FLOOR)
+                >= VALUE_GAP)
+
+
+def suit_by_colour(colour: FloatImage, named: Mapping[int, Sequence[FloatImage]],
+                   suits: tuple[int, int]) -> int | None:
+    """Which of two ``suits`` (troop colours, ``troop_mark``) a band of ``colour`` is,
+    by the colours of the cards ``named`` of each suit in its frame; None where they
+    do not say clearly."""
+    if any(len(named.get(s, ())) < MIN_NAMED for s in suits):
+        return None
+    near, far = sorted((float(np.linalg.norm(np.mean(named[s], axis=0) - colour)), s)
+                       for s in suits)
+    if far[0] - near[0] < MARGIN_LAB or near[0] > NEARER * far[0]:
+        return None
+    return near[1]
+
+
+def pair_of_suits(tokens: Sequence[str], best: int, second: int) -> tuple[int, int] | None:
+    """The two suits of a band's nearest cards ``best`` and ``second`` (indices into
+    ``tokens``), where they are one value in two suits; else None."""
+    (ca, va), (cb, vb) = troop_mark(tokens[best]), troop_mark(tokens[second])
+    if ca < 0 or cb < 0 or va != vb or ca == cb:
+        return None
+    return ca, cb
+
+
+def by_table_colours(cards: Sequence[CardRead], model: BandModel, width: int,
+                     elsewhere: Collection[str] = ()) -> None:
+    """Name each of a frame's ``cards`` still unknown whose ``model`` hesitates between
+    one value in two suits, by the colours of the cards of those suits named in the
+    frame (bands ``width`` px wide), where no other card is near and the card is named
+    neither in the frame nor ``elsewhere``; a card two bands would be is left to ask at
+    both. Only cards whose judgement is still kept (``CardRead.judged``) count."""
+    named: dict[int, list[FloatImage]] = {}
+    for c in cards:
+        mark = troop_mark(c.token)[0] if c.token != UNKNOWN else -1
+        if mark >= 0 and c.judged is not None:
+            named.setdefault(mark, []).append(band_colour(c.judged.placed, c.judged.hv, width))
+    taken = {c.token for c in cards}.union(elsewhere)
+    calls: dict[str, list[CardRead]] = {}
+    for c in cards:
+        j = c.judged
+        if c.token != UNKNOWN or j is None:
+            continue
+        per_dim = model.per_dimension(j.distances, j.height)
+        look = two_nearest(per_dim[None], None if j.allowed is None else j.allowed[None])
+        best, second = int(look.best[0]), int(look.second[0])
+        suits = pair_of_suits(model.tokens, best, second)
+        if suits is None or not value_sure(per_dim, j.allowed, best, second):
+            continue
+        suit = suit_by_colour(band_colour(j.placed, j.hv, width), named, suits)
+        if suit is None:
+            continue
+        token = model.tokens[best if suit == suits[0] else second]
+        if token not in taken:
+            calls.setdefault(token, []).append(c)
+    for token, at in calls.items():
+        if len(at) == 1:
+            at[0].token, at[0].confidence = token, TRUST
