@@ -91,13 +91,8 @@ def by_table_colours(cards: Sequence[CardRead], model: BandModel, width: int,
     frame (bands ``width`` px wide), where no other card is near and the card is named
     neither in the frame nor ``elsewhere``; a card two bands would be is left to ask at
     both. Only cards whose judgement is still kept (``CardRead.judged``) count."""
-    named: dict[int, list[FloatImage]] = {}
-    for c in cards:
-        mark = troop_mark(c.token)[0] if c.token != UNKNOWN else -1
-        if mark >= 0 and c.judged is not None:
-            named.setdefault(mark, []).append(band_colour(c.judged.placed, c.judged.hv, width))
     taken = {c.token for c in cards}.union(elsewhere)
-    calls: dict[str, list[CardRead]] = {}
+    asks: list[tuple[CardRead, int, int, tuple[int, int]]] = []
     for c in cards:
         j = c.judged
         if c.token != UNKNOWN or j is None:
@@ -106,9 +101,21 @@ def by_table_colours(cards: Sequence[CardRead], model: BandModel, width: int,
         look = two_nearest(per_dim[None], None if j.allowed is None else j.allowed[None])
         best, second = int(look.best[0]), int(look.second[0])
         suits = pair_of_suits(model.tokens, best, second)
-        if suits is None or not value_sure(per_dim, j.allowed, best, second):
-            continue
-        suit = suit_by_colour(band_colour(j.placed, j.hv, width), named, suits)
+        if suits is not None and value_sure(per_dim, j.allowed, best, second):
+            asks.append((c, best, second, suits))
+    if not asks:
+        return
+    # The colours of the named cards of the suits asked about, taken once.
+    wanted = {s for *_, suits in asks for s in suits}
+    named: dict[int, list[FloatImage]] = {}
+    for c in cards:
+        mark = troop_mark(c.token)[0] if c.token != UNKNOWN else -1
+        if mark in wanted and c.judged is not None:
+            named.setdefault(mark, []).append(band_colour(c.judged.placed, c.judged.hv, width))
+    calls: dict[str, list[CardRead]] = {}
+    for c, best, second, suits in asks:
+        assert c.judged is not None
+        suit = suit_by_colour(band_colour(c.judged.placed, c.judged.hv, width), named, suits)
         if suit is None:
             continue
         token = model.tokens[best if suit == suits[0] else second]
