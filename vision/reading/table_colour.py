@@ -27,14 +27,13 @@ from vision.reading.templates import IX, IY
 from vision.reading.trust import FLOOR, NAME_AT, troop_mark
 from vision.types import FloatImage
 
-# Chosen on the tuning designs' cached room frames (tune-132..179, all three frames of
-# three rooms each, 743 reads between one value in two suits): named 315, none wrong;
-# every wrong read of the looser rules lay nearer the other suit than 0.66 of the way
-# (vision/ROUNDS.md).
+# Chosen on tuning designs' room frames, where these named every such card right
+# (vision/ROUNDS.md, "A suit told by the table's own colours").
 MIN_NAMED: Final = 2  # named cards of each of the two suits the band is compared with
 VALUE_GAP: Final = 0.5  # log ratio every other card must lie beyond the nearest
 MARGIN_LAB: Final = 10.0  # how much nearer one suit's colour must lie (Lab a, b)
-NEARER: Final = 0.5  # and at most this share of the other suit's distance
+NEARER: Final = 0.5  # and at most this share of the other suit's distance (the wrong
+# reads of looser rules lay two thirds as far from the suit they named as from the other)
 TRUST: Final = NAME_AT  # the confidence of a card so named
 
 
