@@ -51,8 +51,10 @@ def value_sure(distances: FloatImage, allowed: NDArray[np.bool_] | None, best: i
                second: int) -> bool:
     """Whether every card but ``best`` and ``second`` lies ``VALUE_GAP`` (log ratio)
     beyond the nearest (``best``), among those ``allowed`` (None: all) of a band's
-    per-dimension ``distances``."""
-    others = np.ones(len(distances), bool) if allowed is None else allowed.copy()
+    per-dimension ``distances`` (a zone that leaves fewer than two weighs all, as
+    ``band_model.two_nearest`` does)."""
+    others = (np.ones(len(distances), bool) if allowed is None or allowed.sum() < 2
+              else allowed.copy())
     others[[best, second]] = False
     if not others.any():
         return True

@@ -108,8 +108,10 @@ def test_the_decisions_parts():
     d = np.array([1.0, 1.1, 1.7, 40.0])
     assert value_sure(d, None, 0, 1)
     assert not value_sure(np.array([1.0, 1.1, 1.3, 40.0]), None, 0, 1)
-    # A card the zone may not hold does not count.
+    # A card the zone may not hold does not count; a zone that leaves one card weighs all.
     assert value_sure(np.array([1.0, 1.1, 1.3, 40.0]), np.array([True, True, False, True]), 0, 1)
+    assert not value_sure(np.array([1.0, 1.1, 1.3, 40.0]), np.array([True, False, False, False]),
+                          0, 1)
     red, orange = np.array([40.0, 30.0]), np.array([25.0, 55.0])
     named = {0: [red, red + 2], 1: [orange, orange - 2]}
     assert suit_by_colour(red + 3, named, (0, 1)) == 0
