@@ -29,7 +29,7 @@ from vision.types import FloatImage
 
 # Chosen on tuning designs' room frames, where these named every such card right
 # (vision/ROUNDS.md, "A suit told by the table's own colours").
-MIN_NAMED: Final = 2  # named cards of each of the two suits the band is compared with
+MIN_NAMED: Final = 1  # named cards of each of the two suits the band is compared with
 VALUE_GAP: Final = 0.5  # log ratio every other card must lie beyond the nearest
 MARGIN_LAB: Final = 10.0  # how much nearer one suit's colour must lie (Lab a, b)
 NEARER: Final = 0.5  # and at most this share of the other suit's distance (the wrong

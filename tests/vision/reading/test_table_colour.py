@@ -74,7 +74,7 @@ def test_the_tables_own_reds_name_a_red_the_model_took_for_orange_or_red(deck):
 
 
 @pytest.mark.parametrize(("why", "reds", "near", "elsewhere"), [
-    ("one red named: one card's glare would decide", MIN_NAMED - 1, {"O3": 1.0, "R3": 1.1}, ()),
+    ("too few reds named to compare with", MIN_NAMED - 1, {"O3": 1.0, "R3": 1.1}, ()),
     ("another numeral is near too", 2, {"O3": 1.0, "R3": 1.1, "O8": 1.3}, ()),
     ("two numerals of one suit", 2, {"R3": 1.0, "R8": 1.1}, ()),
     ("the card is named elsewhere", 2, {"O3": 1.0, "R3": 1.1}, ("R3",)),
@@ -117,7 +117,7 @@ def test_the_decisions_parts():
     assert suit_by_colour(red + 3, named, (0, 1)) == 0
     assert suit_by_colour(orange, named, (0, 1)) == 1
     assert suit_by_colour((red + orange) / 2, named, (0, 1)) is None
-    assert suit_by_colour(red, {0: [red], 1: [orange, orange]}, (0, 1)) is None
+    assert suit_by_colour(red, {0: [red] * (MIN_NAMED - 1), 1: [orange] * MIN_NAMED}, (0, 1)) is None
 
 
 def test_a_bands_colour_is_its_printed_colour_in_true_colours(deck):
