@@ -7,7 +7,7 @@ shot under another light, but the cards named in this frame were lit by this
 one and seen by this camera: a band whose colour lies clearly nearer the named
 cards of one of the two suits than of the other is that suit's card. Only
 where the model holds every card but those two far off (the value is sure),
-with two named cards or more of each suit to compare with.
+and a named card of each suit or more to compare with.
 """
 
 from __future__ import annotations
