@@ -131,11 +131,7 @@ class Classifier:
         cut = []
         groups: dict[tuple[int, tuple[int, ...], bool], list[int]] = {}
         for i, (pl, hv) in enumerate(zip(placed, hvs, strict=True)):
-            y0, x0 = max(pl.ty, 0), max(pl.tx, 0)
-            band = pl.crop[y0:y0 + hv, x0:x0 + w]
-            # Its colour's samples: every fourth pixel each way, inside its edges (some
-            # 200, for two means: the colour noise floor is far above what more would add).
-            cut.append(band[IY::4, IX:band.shape[1] - IX:4])  # in true colours below
+            cut.append(colour_cut(pl, hv, w))  # in true colours below
             groups.setdefault((hv, cut[-1].shape, veils[i] is None), []).append(i)
         out: list[Named] = [(UNKNOWN, 0.0, 0.0, [])] * len(placed)
         colours: list[FloatImage] = [np.zeros(0)] * len(placed)
@@ -398,6 +394,16 @@ class Classifier:
             else:
                 out.append(None)
         return out
+
+
+def colour_cut(placed: Placed, hv: int, width: int) -> FloatImage:
+    """The pixels a placed band's colour is taken from, as the frame shows them (its
+    ``scale`` not applied): every fourth pixel each way of the index's ``hv`` rows and
+    ``width`` columns, inside its edges (some 200, for two means: the colour noise
+    floor is far above what more would add)."""
+    y0, x0 = max(placed.ty, 0), max(placed.tx, 0)
+    band = placed.crop[y0:y0 + hv, x0:x0 + width]
+    return np.asarray(band[IY::4, IX:band.shape[1] - IX:4])
 
 
 def colour_distance(chroma: FloatImage, sig: FloatImage) -> FloatImage:

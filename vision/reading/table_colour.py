@@ -21,9 +21,9 @@ from numpy.typing import NDArray
 from vision.band_model import BandModel, two_nearest
 from vision.position import UNKNOWN
 from vision.profile import sample_signatures
+from vision.reading.classify import colour_cut
 from vision.reading.placement import Placed
 from vision.reading.result import CardRead
-from vision.reading.templates import IX, IY
 from vision.reading.trust import FLOOR, NAME_AT, troop_mark
 from vision.types import FloatImage
 
@@ -41,9 +41,7 @@ def band_colour(placed: Placed, hv: int, width: int) -> FloatImage:
     """The band's colour (Lab a and b of its most saturated three quarters, in true
     colours) where ``placed`` found its index, ``hv`` px of it showing, ``width``
     px wide: the cut the templates take its colour from."""
-    y0, x0 = max(placed.ty, 0), max(placed.tx, 0)
-    band = placed.crop[y0:y0 + hv, x0:x0 + width]
-    cut = band[IY::4, IX:band.shape[1] - IX:4] * placed.scale[None, None, :]
+    cut = colour_cut(placed, hv, width) * placed.scale[None, None, :]
     return sample_signatures(cut[None].astype(np.float32))[0, 2:4]
 
 
