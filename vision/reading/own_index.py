@@ -11,6 +11,9 @@ other's). A band left unknown whose model holds two numerals of one suit
 nearest, trusts the nearest to ``TRUST_FROM`` and holds it no further than any
 trusted read (``trust.FAR_AGREED``) is that card where it lies
 ``MARGIN`` on its side against every other numeral of the suit its zone may hold.
+Only in a frame sharper than ``TOO_SOFT_MM`` (softer, the player is told to focus):
+on tuning frames, looser margins named a wrong card four times as often per card
+named in softer ones (vision/ROUNDS.md).
 """
 
 from __future__ import annotations
@@ -22,12 +25,14 @@ from typing import Final
 import cv2
 import numpy as np
 
+from companion.rules.cards import VALUES
 from vision.band_model import BandModel, two_nearest
 from vision.position import UNKNOWN
 from vision.profile import TPL_PX
 from vision.reading.light import scaled
 from vision.reading.result import CardRead
 from vision.reading.trust import FAR_AGREED, NAME_AT, troop_mark
+from vision.sharpness import TOO_SOFT_MM
 from vision.types import FloatImage, Image
 
 # Chosen on tuning designs' room frames, where these named every such card right
@@ -64,11 +69,11 @@ def by_own_index(cards: Sequence[CardRead], model: BandModel, tops: FloatImage,
                  soft_mm: float | None, elsewhere: Collection[str] = ()) -> None:
     """Name each of a frame's ``cards`` still unknown whose ``model`` hesitates between
     two numerals of one suit, by its index against the enrolled ones (``tops``,
-    ``grey_tops``) blurred as the frame is soft (``soft_mm``; not known: none is
-    named), where the card is named neither in the frame nor ``elsewhere``; a card two
+    ``grey_tops``) blurred as the frame is soft (``soft_mm``; not known, or
+    ``TOO_SOFT_MM`` or softer: none is named), where the card is named neither in the frame nor ``elsewhere``; a card two
     bands would be is left to ask at both. Only cards whose judgement is still kept
     (``CardRead.judged``) count."""
-    if soft_mm is None or not math.isfinite(soft_mm):
+    if soft_mm is None or not math.isfinite(soft_mm) or soft_mm >= TOO_SOFT_MM:
         return
     sigma = max(SHARPEST_MM, soft_mm) * TPL_PX
     taken = {c.token for c in cards}.union(elsewhere)
@@ -95,8 +100,10 @@ def by_own_index(cards: Sequence[CardRead], model: BandModel, tops: FloatImage,
         seen = cv2.cvtColor(np.clip(scaled(pl.crop[y0:y0 + side + 2 * m, x0:x0 + side + 2 * m],
                                            pl.scale), 0.0, 1.0), cv2.COLOR_BGR2GRAY)
 
-        rivals = [k for k in np.flatnonzero(colour == colour[best]).tolist()
-                  if k != best and (j.allowed is None or j.allowed[k])]
+        suit = np.flatnonzero(colour == colour[best]).tolist()
+        if len(suit) < len(VALUES):
+            continue  # a numeral the deck was enrolled without would pass for one it holds
+        rivals = [k for k in suit if k != best and (j.allowed is None or j.allowed[k])]
         for k in (best, *rivals):
             if k not in blurred:
                 blurred[k] = cv2.GaussianBlur(tops[k], (0, 0), sigma)

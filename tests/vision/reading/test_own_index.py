@@ -23,6 +23,7 @@ from vision.reading.own_index import (
 from vision.reading.placement import Placed
 from vision.reading.result import CardRead
 from vision.reading.trust import FAR_AGREED
+from vision.sharpness import TOO_SOFT_MM
 
 H = 16.0
 SOFT_MM = 0.6
@@ -85,6 +86,7 @@ def test_the_index_overrules_no_wrong_nearest_card(deck):
     ("the model trusts its nearest too little", {"R5": 1.0, "R8": 1.1}, TRUST_FROM - 0.01,
      SOFT_MM, ()),
     ("how soft the frame is is not known", {"R5": 1.0, "R8": 1.1}, 0.9, None, ()),
+    ("the player is told to focus", {"R5": 1.0, "R8": 1.1}, 0.9, TOO_SOFT_MM, ()),
     ("the card is named elsewhere", {"R5": 1.0, "R8": 1.1}, 0.9, SOFT_MM, ("R5",)),
     ("one value in two suits", {"R5": 1.0, "O5": 1.1}, 0.9, SOFT_MM, ()),
     ("the band lies far from every card", {"R5": FAR_AGREED + 1, "R8": FAR_AGREED + 1.1}, 0.9,
@@ -95,6 +97,17 @@ def test_it_asks_where_the_index_cannot_say(deck, why, near, trust, soft, elsewh
     card = _card(profile, model, "R5", near, trust)
     by_own_index([card], model, tops, soft, elsewhere)
     assert card.token == UNKNOWN, why
+
+
+def test_a_deck_enrolled_without_a_numeral_of_the_suit_names_none_of_it(deck):
+    # A band of the R3 the deck lacks would be told against the numerals it holds only.
+    profile, model, tops = deck
+    keep = [i for i, t in enumerate(profile.tokens) if t != "R3"]
+    lacking = BandModel([profile.tokens[i] for i in keep], profile.card_w, {},
+                        {H: np.zeros((len(keep), 1))}, {H: model.window(H)})
+    five = _card(profile, lacking, "R5", {"R5": 1.0, "R8": 1.1})
+    by_own_index([five], lacking, tops[keep], SOFT_MM)
+    assert five.token == UNKNOWN
 
 
 def test_a_card_two_bands_would_be_is_named_at_neither(deck):
