@@ -71,7 +71,6 @@ from vision.reading.light import (
     MatLight,
     scaled,
 )
-from vision.reading.own_index import by_own_index, grey_tops
 from vision.reading.placement import RECENTRE, REFINE_MM, SHIFT_PX, Band, Placed, Placer
 from vision.reading.result import CardRead, FrameRead
 from vision.reading.stack import (
@@ -164,9 +163,6 @@ class Reader:
         self.placer = Placer(self.templates, profile.card_w)
         self.top_edges = TopEdges(self.templates.tw)
         self.classifier = Classifier(profile, self.templates, model)
-        # The enrolled indices a numeral the model hesitates over is checked against.
-        self._grey_tops = (grey_tops(profile.tops) if model is not None and profile.tops is not None
-                           else None)
 
     def classify(self, crop: FloatImage, visible_mm: float,
                  ) -> tuple[str, float, float, list[tuple[str, float]]]:
@@ -217,7 +213,7 @@ class Reader:
                 k += len(b)
         cards = [rd for name in readers for rd in done[name]]
         self._by_faces(cards, frame, m2f, soft)
-        self._without_taken(cards, elsewhere, soft)
+        self._without_taken(cards, elsewhere)
         return FrameRead(cards, calib, fg.astype(bool), gain, soft)
 
     def _by_faces(self, cards: list[CardRead], frame: Image, m2f: FloatImage,
@@ -280,13 +276,11 @@ class Reader:
                                    borderMode=cv2.BORDER_REPLICATE)
         return scaled(face, card.judged.placed.scale)
 
-    def _without_taken(self, cards: list[CardRead], elsewhere: Collection[str] = (),
-                       soft: float | None = None) -> None:
+    def _without_taken(self, cards: list[CardRead], elsewhere: Collection[str] = ()) -> None:
         """Each card read ``unknown`` named, where it can be, among the cards not
         named elsewhere in the frame nor ``elsewhere`` (a card lies once:
-        ``Classifier.without``), then by the table's colours and by its own index
-        against the enrolled ones (the frame ``soft`` mm soft); one still unknown keeps
-        the model's guess (for a vote over frames); then every read's judgement let go."""
+        ``Classifier.without``); one still unknown keeps the model's guess (for a vote
+        over frames); then every read's judgement let go."""
         taken = {c.token for c in cards}.union(elsewhere) - {UNKNOWN}
         ask = [(c, c.judged) for c in cards if c.token == UNKNOWN and c.judged is not None]
         if taken and ask:
@@ -296,8 +290,6 @@ class Reader:
                     c.token, c.confidence = token, conf
         if self.model is not None:
             by_table_colours(cards, self.model, self.templates.tw, elsewhere)
-            if self._grey_tops is not None:
-                by_own_index(cards, self.model, self._grey_tops, soft, elsewhere)
         for c in cards:
             if c.token == UNKNOWN and c.judged is not None:
                 c.guess = self.classifier.guess(c.judged)
