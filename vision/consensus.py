@@ -41,6 +41,10 @@ STILL: Final = 0.1  # mm: a side whose ends both measure nearer stays (about wha
 # shadow at the edge, or a suit's frame, shifts a measurement by)
 NEAR: Final = 5  # px at PX_MM within which a peak is the outline's own (1.25 mm: a photo's
 # outline lies that far inside a card's edge where the edge is faint against the table)
+NEAR_TROOPS: Final = 8  # the same for troops (2 mm): a troop prints its layout all round and
+# no title by its edge, and on a double frame its outline may lie on either line
+# (tune-213's lie about 1.5 mm apart: squared within 1.25 mm, most troops settled on
+# the line the deck's median leaned to, 1 to 2 mm off each other; vision/ROUNDS.md)
 ROUNDS: Final = 2  # the median made again from the squared cards
 LEAST: Final = 5  # cards printed alike from which their median says what they share
 # An outline that lies off beyond what squaring moves (a corner taken on the table's
@@ -88,10 +92,11 @@ def _lines(card: Image) -> tuple[FloatImage, FloatImage]:
     return rows / (rows + KNEE), cols / (cols + KNEE)
 
 
-def _slide(card: FloatImage, deck: FloatImage, reach: int) -> tuple[float, float]:
+def _slide(card: FloatImage, deck: FloatImage, reach: int, near: int = NEAR,
+           ) -> tuple[float, float]:
     """The shift (px, to a fraction of one) that lines ``card``'s profile up with
     ``deck``'s (both the same length, ``reach`` px of room each end), and how well
-    they then match."""
+    they then match (a peak within ``near`` px of no shift the outline's own)."""
     ref = deck[reach:len(deck) - reach]
     ref = ref - ref.mean()
     match = np.full(2 * reach + 1, -1.0)
@@ -100,7 +105,7 @@ def _slide(card: FloatImage, deck: FloatImage, reach: int) -> tuple[float, float
         seg = seg - seg.mean()
         den = float(np.linalg.norm(seg) * np.linalg.norm(ref))
         match[i] = float(seg @ ref) / den if den > 1e-6 else -1.0
-    i = _peak(match, reach)
+    i = _peak(match, reach, near)
     if not 0 < i < len(match) - 1:
         return float(i - reach), float(match[i])
     # The peak between samples: a parabola through the best and its neighbours.
@@ -110,16 +115,16 @@ def _slide(card: FloatImage, deck: FloatImage, reach: int) -> tuple[float, float
     return float(i - reach + frac), float(b)
 
 
-def _peak(match: FloatImage, home: int) -> int:
-    """The best of ``match``, unless a peak next to ``home`` (no shift) matches nearly
-    as well: a card's art may line up with the layout elsewhere too, and the outline
-    is most often right."""
+def _peak(match: FloatImage, home: int, near: int = NEAR) -> int:
+    """The best of ``match``, unless a peak within ``near`` of ``home`` (no shift)
+    matches nearly as well: a card's art may line up with the layout elsewhere too,
+    and the outline is most often right."""
     best = int(np.argmax(match))
-    near = [k for k in range(home - NEAR, home + NEAR + 1)
-            if 0 < k < len(match) - 1 and match[k] >= max(match[k - 1], match[k + 1])]
-    if not near:
+    peaks = [k for k in range(home - near, home + near + 1)
+             if 0 < k < len(match) - 1 and match[k] >= max(match[k - 1], match[k + 1])]
+    if not peaks:
         return best
-    own = max(near, key=lambda k: match[k])
+    own = max(peaks, key=lambda k: match[k])
     return best if match[best] >= match[own] + CLEARLY else own
 
 
@@ -142,7 +147,7 @@ def _profiles(lines: tuple[FloatImage, FloatImage], w: int, h: int, m: int) -> F
     return np.stack(got).astype(np.float32)
 
 
-def _offsets(card: FloatImage, deck: FloatImage) -> FloatImage:
+def _offsets(card: FloatImage, deck: FloatImage, near: int = NEAR) -> FloatImage:
     """How far (px, image axes) each corner's side lies from where the outline put
     it, from the card's ``_profiles`` and its layout's: per corner (TL, TR, BR, BL)
     the shift across the top or bottom (y) and across the left or right side (x).
@@ -152,7 +157,7 @@ def _offsets(card: FloatImage, deck: FloatImage) -> FloatImage:
     centre = (0.3, 0.7)  # where along the side each half's middle lies
     out = np.zeros((4, 2), np.float32)  # per corner: (x shift, y shift)
     for k, (first, second, axis) in enumerate(((0, 1, 1), (3, 2, 1), (0, 3, 0), (1, 2, 0))):
-        got = [_slide(card[2 * k + j], deck[2 * k + j], reach) for j in (0, 1)]
+        got = [_slide(card[2 * k + j], deck[2 * k + j], reach, near) for j in (0, 1)]
         ends = _ends(got[0][0], got[1][0], centre)
         if min(c for _, c in got) >= SHARED and max(map(abs, ends)) >= STILL * PX_MM:
             out[first, axis], out[second, axis] = ends
@@ -250,8 +255,10 @@ def deck_sides(cards: dict[str, Image], px_per_mm: float, card_w: float, card_h:
         profiles = _squared_profiles(small, sides, card_w, card_h)
         for members, ref in [(v, v) for v in refs] + ([(alone, list(cards))] if alone else []):
             deck = np.median(np.stack([profiles[t] for t in ref]), axis=0)
+            near = NEAR_TROOPS if members is not alone and printed_alike(members[0]) == "troop" \
+                else NEAR
             for t in members:
-                sides[t] = (sides[t] + _offsets(profiles[t], deck) / PX_MM).astype(np.float32)
+                sides[t] = (sides[t] + _offsets(profiles[t], deck, near) / PX_MM).astype(np.float32)
     return sides
 
 
