@@ -145,3 +145,21 @@ def test_a_troop_cut_off_its_footer_or_round_its_picture_is_named_for_a_retake()
     named = astray(shot, deck_sides(shot, WARP_PX, w, h), WARP_PX, w, h)
     assert set(named) == {"G7", "P3"}, named
     assert named["G7"] in ("top", "bottom")  # stretched top to bottom
+
+
+def test_troops_cut_out_onto_either_line_of_a_double_frame_are_squared_back():
+    # tune-213: each troop prints a double frame, its lines about 1.5 mm apart; a
+    # photo's outline may lie on either. Squared, the troops must lie alike again.
+    cut, w, h = _exact_cuts(213)
+    troops = [t for t in cut if t[1:].isdigit()]
+    rng = np.random.default_rng(213)
+    shot = dict(cut)
+    for t in troops:
+        off = np.zeros((4, 2), np.float32)
+        off[:, 0] = float(rng.choice([-1.5, 0.0, 1.5]))  # across, onto either line
+        off[:, 1] = float(rng.choice([-1.5, 0.0, 1.5]))  # and down
+        shot[t] = _cut(cut[t], off, WARP_PX, w, h, margin=True)
+    squared = square_deck(shot, WARP_PX, w, h)
+    exact = square_deck(cut, WARP_PX, w, h)
+    moved = {t: _shift_mm(squared[t], exact[t]) for t in troops}
+    assert max(moved.values()) < 0.5, {t: round(v, 1) for t, v in moved.items() if v >= 0.5}
