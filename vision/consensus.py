@@ -41,10 +41,8 @@ STILL: Final = 0.1  # mm: a side whose ends both measure nearer stays (about wha
 # shadow at the edge, or a suit's frame, shifts a measurement by)
 NEAR: Final = 5  # px at PX_MM within which a peak is the outline's own (1.25 mm: a photo's
 # outline lies that far inside a card's edge where the edge is faint against the table)
-NEAR_TROOPS: Final = 8  # the same for troops (2 mm): a troop prints its layout all round and
-# no title by its edge, and on a double frame its outline may lie on either line
-# (tune-213's lie about 1.5 mm apart: squared within 1.25 mm, most troops settled on
-# the line the deck's median leaned to, 1 to 2 mm off each other; vision/ROUNDS.md)
+NEAR_TROOPS: Final = 8  # the same for troops (2 mm): a troop prints no title by its edge,
+# and on a double frame its outline may lie on either line (vision/ROUNDS.md)
 ROUNDS: Final = 2  # the median made again from the squared cards
 LEAST: Final = 5  # cards printed alike from which their median says what they share
 # An outline that lies off beyond what squaring moves (a corner taken on the table's
