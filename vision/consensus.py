@@ -13,10 +13,15 @@ taking each place's median along the side), its suit's colours (each edge
 counts by how clear it is, not how contrasted), a second line-up with the
 layout somewhere else (taken over the outline's own only if clearly better).
 (Exact cuts of tune designs 0-7 move 0.11 mm at most.)
+
+Then each troop's corners are placed by its index, which prints its value alike in
+every suit: a corner taken further out than squaring reaches, or on a face with no
+shared lines, is put where the troop's index lines up with its value's other troops'.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Final
 
 import cv2
@@ -61,6 +66,16 @@ WELL: Final = 0.9
 # a tactic its own art at a side: only ASTRAY names those.
 LOOSE: Final = 0.7
 SIDES: Final = ("top", "bottom", "left", "right")  # as ``_profiles`` orders them, two halves each
+# A troop's index prints its value alike in every suit: what a troop prints by each
+# corner (INDEX_MM deep, half the card wide) is lined up with the median of its value's
+# other troops there, where that matches clearly (phase correlation's response
+# INDEX_CLEAR: art or a blank corner says nothing) and lies off by INDEX_STILL mm or
+# more. It places a corner the outline put off further than squaring reaches, or on a
+# face without shared lines (a full-bleed face).
+INDEX_MM: Final = 18.0
+INDEX_CLEAR: Final = 0.3
+INDEX_STILL: Final = 0.25
+INDEX_ROUNDS: Final = 3
 
 
 def printed_alike(token: str, suits: bool = False) -> str:
@@ -257,7 +272,60 @@ def deck_sides(cards: dict[str, Image], px_per_mm: float, card_w: float, card_h:
                 else NEAR
             for t in members:
                 sides[t] = (sides[t] + _offsets(profiles[t], deck, near) / PX_MM).astype(np.float32)
-    return sides
+    return _by_index(small, sides, card_w, card_h) if len(cards) >= LEAST else sides
+
+
+def _by_index(small: dict[str, Image], sides: dict[str, FloatImage], card_w: float,
+              card_h: float) -> dict[str, FloatImage]:
+    """``sides`` with each troop's corners moved where what it prints by each (INDEX_MM
+    deep, half the card wide) lines up with its value's other troops'."""
+    values: dict[int, list[str]] = {}
+    for t in small:
+        colour, value = troop_mark(t)
+        if colour >= 0:
+            values.setdefault(value, []).append(t)
+    rows, half = round(INDEX_MM * PX_MM), round(card_w * PX_MM) // 2
+    height = round(card_h * PX_MM)
+    # Per corner (TL, TR, BR, BL) the rows and columns of its quarter.
+    quarters = [(slice(0, rows), slice(0, half)), (slice(0, rows), slice(half, 2 * half)),
+                (slice(height - rows, height), slice(half, 2 * half)),
+                (slice(height - rows, height), slice(0, half))]
+    window = cv2.createHanningWindow((half, rows), cv2.CV_32F)
+    out = dict(sides)
+    for members in values.values():
+        if len(members) < 3:  # the others' median needs two
+            continue
+        # A corner moved turns the quarters beside it a little too: measured again. A
+        # corner stays within the flattened photo's margin (what lies beyond, it lacks).
+        for _ in range(INDEX_ROUNDS):
+            steps = {t: _edges(_cut(small[t], out[t], PX_MM, card_w, card_h))
+                     for t in members}
+            still = True
+            for t in members:
+                ref = np.median(np.stack([steps[o] for o in members if o != t]), axis=0)
+                moved = out[t].copy()
+                for k, at in enumerate(quarters):
+                    (dx, dy), clear = cv2.phaseCorrelate(np.ascontiguousarray(ref[at]),
+                                                         np.ascontiguousarray(steps[t][at]),
+                                                         window)
+                    dx, dy = dx / PX_MM, dy / PX_MM
+                    if (clear >= INDEX_CLEAR and math.hypot(dx, dy) >= INDEX_STILL
+                            and np.abs(moved[k] + (dx, dy)).max() < MARGIN_MM):
+                        moved[k] += (dx, dy)
+                        still = False
+                out[t] = moved
+            if still:
+                break
+    return out
+
+
+def _edges(card: Image) -> FloatImage:
+    """How strongly the grey of ``card`` steps at each pixel, over its mean: the index's
+    strokes whatever their suit's colours (light on dark or dark on light)."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(card, cv2.COLOR_BGR2GRAY).astype(np.float32),
+                            (0, 0), 0.7)
+    step = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
+    return np.asarray(step / (float(step.mean()) + 1e-6), np.float32)
 
 
 def _cut(card: Image, corners_mm: FloatImage, px_per_mm: float, card_w: float,

@@ -5,7 +5,15 @@ import numpy as np
 import pytest
 
 from companion.rules.cards import parse_token
-from vision.consensus import MARGIN_MM, _cut, astray, deck_sides, square_deck
+from vision.consensus import (
+    MARGIN_MM,
+    _by_index,
+    _cut,
+    _small,
+    astray,
+    deck_sides,
+    square_deck,
+)
 from vision.deck_art import ALL_FACES
 from vision.designs import design
 from vision.enroll import OutlinesOff, profile_from_photos
@@ -165,3 +173,23 @@ def test_troops_cut_out_onto_either_line_of_a_double_frame_are_squared_back():
     exact = square_deck(cut, WARP_PX, w, h)
     moved = {t: _shift_mm(squared[t], exact[t]) for t in troops}
     assert max(moved.values()) < 0.5, {t: round(v, 1) for t, v in moved.items() if v >= 0.5}
+
+
+def test_a_troops_corner_left_off_by_squaring_is_put_back_by_its_index():
+    # tune-136 prints dark full-bleed faces with an index at each corner. On a photo
+    # a corner may be taken further out on the table than squaring reaches (tune-136's
+    # Y3 enrolled with its top left corner 2.8 mm off): what the troop prints by that
+    # corner, lined up with its value's other troops, puts it back.
+    cut, w, h = _exact_cuts(136)
+    sides = {t: np.zeros((4, 2), np.float32) for t in cut}
+    off = {"Y3": {0: (2.8, 0.0)}, "P10": {0: (0.0, 2.5), 1: (0.0, 2.5)},
+           "G7": {1: (-2.0, 1.0)}, "R1": {2: (1.0, -1.5), 3: (1.0, -1.5)}}
+    for t, corners in off.items():
+        for k, xy in corners.items():
+            sides[t][k] = xy
+    placed = _by_index(_small(cut, WARP_PX), sides, w, h)
+    # (sides say where each corner lies from the outline: 0 for an exact cut)
+    assert max(float(np.abs(placed[t]).max()) for t in off) < 0.3, \
+        {t: placed[t].round(2).tolist() for t in off}
+    # The troops cut exactly, and the other cards, stay where they were.
+    assert all(not placed[t].any() for t in cut if t not in off)
