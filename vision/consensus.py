@@ -69,11 +69,13 @@ SIDES: Final = ("top", "bottom", "left", "right")  # as ``_profiles`` orders the
 # A troop's index prints its value alike in every suit: what a troop prints by each
 # corner (INDEX_MM deep, half the card wide) is lined up with the median of its value's
 # other troops there, where that matches clearly (phase correlation's response
-# INDEX_CLEAR: art or a blank corner says nothing) and lies off by INDEX_STILL mm or
-# more. It places a corner the outline put off further than squaring reaches, or on a
-# face without shared lines (a full-bleed face).
+# INDEX_CLEAR) and lies off by INDEX_STILL mm or more. It places a corner the outline put
+# off further than squaring reaches, or on a face without shared lines (a full-bleed
+# face). Art reaching into a centred index's corners, and each suit's own symbol beside
+# it, matched at 0.35 to 0.55 and moved cards cut exactly (tune-252); corners truly off
+# matched at 0.57 or more (vision/ROUNDS.md).
 INDEX_MM: Final = 18.0
-INDEX_CLEAR: Final = 0.3
+INDEX_CLEAR: Final = 0.5
 INDEX_STILL: Final = 0.25
 INDEX_ROUNDS: Final = 3
 
