@@ -97,13 +97,18 @@ def printed_alike(token: str, suits: bool = False) -> str:
     return "terrain"
 
 
+def _gradients(card: Image) -> tuple[FloatImage, FloatImage]:
+    """How the lightly blurred grey of ``card`` steps down (y) and across (x)."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(card, cv2.COLOR_BGR2GRAY).astype(np.float32),
+                            (0, 0), 0.7)
+    return (cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3),
+            cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3))
+
+
 def _lines(card: Image) -> tuple[FloatImage, FloatImage]:
     """Horizontal and vertical edges of a card at PX_MM, each as strong as it is clear
     (saturating), not as contrasted."""
-    grey = cv2.GaussianBlur(cv2.cvtColor(card, cv2.COLOR_BGR2GRAY).astype(np.float32),
-                            (0, 0), 0.7)
-    rows = np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3))
-    cols = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3))
+    rows, cols = (np.abs(g) for g in _gradients(card))
     return rows / (rows + KNEE), cols / (cols + KNEE)
 
 
@@ -324,9 +329,8 @@ def _by_index(small: dict[str, Image], sides: dict[str, FloatImage], card_w: flo
 def _edges(card: Image) -> FloatImage:
     """How strongly the grey of ``card`` steps at each pixel, over its mean: the index's
     strokes whatever their suit's colours (light on dark or dark on light)."""
-    grey = cv2.GaussianBlur(cv2.cvtColor(card, cv2.COLOR_BGR2GRAY).astype(np.float32),
-                            (0, 0), 0.7)
-    step = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
+    down, across = _gradients(card)
+    step = cv2.magnitude(across, down)
     return np.asarray(step / (float(step.mean()) + 1e-6), np.float32)
 
 
