@@ -449,6 +449,12 @@ class Reader:
                 del reads[drop], sure[drop]
             else:
                 k += 1
+        # The last card shows whole, its bottom edge too: where the card before it shows
+        # its own bottom edge and the last read none, nothing covers that card and the
+        # read is a line in its art (glare on the mat beyond it lengthened the outline).
+        while len(reads) > 1 and st.whole(reads[-2].top_local, reads[-1].top_local):
+            reads.pop()
+            sure.pop()
         for k, rd in enumerate(reads):
             rd.order = k
         return reads

@@ -436,3 +436,26 @@ def test_a_card_whose_pale_top_passes_for_mat_is_read_at_its_top_not_its_picture
     monkeypatch.setattr(read_module, "find_stack", outline_only)
     got = reader.read(frame, cal).zones()
     assert all(got.get(z) != cards for z, cards in stacks.items()), got
+
+
+def test_glare_on_the_mat_beyond_a_stack_reads_no_card_below_its_last(classic):
+    # A lamp's glare on the mat just beyond a stack passes for card in the outline: the
+    # stack then looks a card longer, and a band in the last card's art was read as a
+    # card below it. The last card's own bottom edge shows that nothing lies over it.
+    import dataclasses
+
+    stacks = {"flag4.south": ["R5", "G9", "Y1"], "flag6.south": ["B3", "P10"],
+              "flag2.south": ["O7"]}
+    table = lay_table(stacks, "classic", np.random.default_rng(21), fan=(18.0, 18.0),
+                      crooked_deg=0.0)
+    plain = photograph(table, CAMERA, PLAIN, np.random.default_rng(4)).image
+    last = max((c for c in table.cards if c.zone == "flag6.south"), key=lambda c: c.order)
+    x = sum(px for px, _ in last.corners) / 4
+    y = max(py for _, py in last.corners) + 10.0  # mm beyond the card's bottom edge
+    to_frame = Calibrator().update(plain).mat_to_frame
+    (fx, fy), (gx, _) = cv2.perspectiveTransform(
+        np.array([[[x, y]], [[x + 30.0, y]]], np.float32), to_frame).reshape(-1, 2)
+    h, w = plain.shape[:2]
+    lamp = dataclasses.replace(PLAIN, glare=(fx / w, fy / h, abs(gx - fx), 0.5))
+    frame = photograph(table, CAMERA, lamp, np.random.default_rng(4)).image
+    assert Reader(classic).read(frame, Calibrator().update(frame)).zones() == stacks

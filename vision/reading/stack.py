@@ -30,6 +30,8 @@ MIN_EDGE: Final = 5.0  # colour step (sum of BGR levels) of a covered card's top
 FIRST_TRIES: Final = 2  # edges tried above a stack's outline that is shorter than a card
 SHORT_MM: Final = 8.0  # how far a stack's outline may fall short of its cards: a card's
 # edge printed as pale as the mat (a frame of fine grey lines), softened, passes for mat
+BOTTOM_MM: Final = 3.0  # how far from one card height below its top a card's bottom edge is sought
+BOTTOM_RATIO: Final = 2.0  # how much more a card's bottom edge steps than a read below it
 
 
 def edge_rows(img: FloatImage, q: float = 0.2, spread: int = 5) -> FloatImage:
@@ -132,6 +134,23 @@ class Stack:
         """Whether what lies from ``top`` down is card-wide in most of its rows."""
         block = self.fg[int(top):int(self.bottom)]
         return bool(len(block) and (block.mean(axis=0) > 0.8).sum() > 40)
+
+    def bottom_edge(self, top: float) -> float | None:
+        """How strongly the colour steps where the bottom edge of a card whose top is at
+        ``top`` lies (one card height below it, give or take BOTTOM_MM); ``None`` where
+        the view does not show all of that."""
+        at = round(top + self.profile.card_h * LOW_PX)
+        reach = round(BOTTOM_MM * LOW_PX)
+        lo, hi = at - 1 - reach, at + reach  # grad[r - 1] steps into row r
+        return float(self.grad[lo:hi].max()) if lo >= 0 and hi <= len(self.grad) else None
+
+    def whole(self, above: float, last: float) -> bool:
+        """Whether the card whose top is at ``above`` shows its bottom edge where a read
+        below it, at ``last``, shows none: nothing covers that card, so the read below
+        is a line in its art. Not said where the view does not show both."""
+        edge, below = self.bottom_edge(above), self.bottom_edge(last)
+        return (edge is not None and below is not None
+                and edge >= max(MIN_EDGE, BOTTOM_RATIO * below))
 
     def strongest_edges(self, lo: int, hi: int, k: int) -> list[float]:
         """Up to ``k`` top edges in rows ``lo`` to ``hi``, strongest first, one per edge."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import cv2
 import numpy as np
 import pytest
@@ -127,3 +129,21 @@ def test_a_closely_fanned_card_is_looked_for_where_the_outline_falls_short():
     last = max((c for c in table.cards if c.zone == zone.name), key=lambda c: c.order)
     t = _zone_local_top(zone, last.corners)[1]
     assert min(abs(t - top) for top, _ in st.tops[1:]) < NEAR, (t, st.tops)
+
+
+def test_a_card_shows_its_bottom_edge_only_where_no_card_covers_it(stacks):
+    # Below the last card lies mat; below a covered card lies the card covering it. So
+    # a read below the last card (a line in its art, where glare on the mat beyond
+    # lengthened the outline) is told by the last card's bottom edge.
+    table, found = stacks
+    zone = next(z for z in LAYOUT.zones if z.name == "flag4.south")
+    st = found[zone.name]
+    tops = [_zone_local_top(zone, c.corners)[1] for c in
+            sorted((c for c in table.cards if c.zone == zone.name), key=lambda c: c.order)]
+    for above, below in itertools.pairwise(tops):
+        assert not st.whole(above, below), (above, below)
+    assert st.whole(tops[-1], tops[-1] + 25.0)
+    # A last card whose bottom edge lies beyond the zone's view (a long fan reaching
+    # past it) shows nothing either way there: it stays.
+    beyond = len(st.grad) - st.profile.card_h + 2.0
+    assert not st.whole(tops[-1], beyond)
