@@ -31,7 +31,8 @@ FIRST_TRIES: Final = 2  # edges tried above a stack's outline that is shorter th
 SHORT_MM: Final = 8.0  # how far a stack's outline may fall short of its cards: a card's
 # edge printed as pale as the mat (a frame of fine grey lines), softened, passes for mat
 BOTTOM_MM: Final = 3.0  # how far from one card height below its top a card's bottom edge is sought
-BOTTOM_RATIO: Final = 2.0  # how much more a card's bottom edge steps than a read below it
+BOTTOM_RATIO: Final = 5.0  # how much more a card's bottom edge steps than a read below it
+BOTTOM_EDGE: Final = 15.0  # least step of a bottom edge that says no card covers it
 
 
 def edge_rows(img: FloatImage, q: float = 0.2, spread: int = 5) -> FloatImage:
@@ -150,7 +151,7 @@ class Stack:
         is a line in its art. Not said where the view does not show both."""
         edge, below = self.bottom_edge(above), self.bottom_edge(last)
         return (edge is not None and below is not None
-                and edge >= max(MIN_EDGE, BOTTOM_RATIO * below))
+                and edge >= max(BOTTOM_EDGE, BOTTOM_RATIO * below))
 
     def strongest_edges(self, lo: int, hi: int, k: int) -> list[float]:
         """Up to ``k`` top edges in rows ``lo`` to ``hi``, strongest first, one per edge."""

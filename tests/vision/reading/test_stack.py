@@ -142,7 +142,7 @@ def test_a_card_shows_its_bottom_edge_only_where_no_card_covers_it(stacks):
             sorted((c for c in table.cards if c.zone == zone.name), key=lambda c: c.order)]
     for above, below in itertools.pairwise(tops):
         assert not st.whole(above, below), (above, below)
-    assert st.whole(tops[-1], tops[-1] + 25.0)
+    assert st.whole(tops[-1], tops[-1] + 15.0)
     # A last card whose bottom edge lies beyond the zone's view (a long fan reaching
     # past it) shows nothing either way there: it stays.
     beyond = len(st.grad) - st.profile.card_h + 2.0
