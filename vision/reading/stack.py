@@ -30,7 +30,7 @@ MIN_EDGE: Final = 5.0  # colour step (sum of BGR levels) of a covered card's top
 FIRST_TRIES: Final = 2  # edges tried above a stack's outline that is shorter than a card
 SHORT_MM: Final = 8.0  # how far a stack's outline may fall short of its cards: a card's
 # edge printed as pale as the mat (a frame of fine grey lines), softened, passes for mat
-BOTTOM_MM: Final = 3.0  # how far from one card height below its top a card's bottom edge is sought
+BOTTOM_MM: Final = 3.0  # how far off one card height below its top a bottom edge is sought
 BOTTOM_RATIO: Final = 5.0  # how much more a card's bottom edge steps than a read below it
 BOTTOM_EDGE: Final = 15.0  # least step of a bottom edge that says no card covers it
 
