@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from vision.band_model import BandModel, two_nearest
 from vision.position import UNKNOWN
 from vision.profile import sample_signatures
-from vision.reading.classify import colour_cut
+from vision.reading.classify import GLARE_PALEST, colour_cut
 from vision.reading.placement import Placed
 from vision.reading.result import CardRead
 from vision.reading.trust import FLOOR, NAME_AT, troop_mark
@@ -31,7 +31,7 @@ from vision.types import FloatImage
 # (vision/ROUNDS.md, "A suit told by the table's own colours").
 MIN_NAMED: Final = 1  # named cards of each of the two suits the band is compared with
 VALUE_GAP: Final = 0.5  # log ratio every other card must lie beyond the nearest
-MARGIN_LAB: Final = 10.0  # how much nearer one suit's colour must lie (Lab a, b)
+MARGIN_LAB: Final = 5.0  # how much nearer one suit's colour must lie (Lab a, b), paled
 NEARER: Final = 0.5  # and at most this share of the other suit's distance (the wrong
 # reads of looser rules lay two thirds as far from the suit they named as from the other)
 TRUST: Final = NAME_AT  # the confidence of a card so named
@@ -60,6 +60,14 @@ def value_sure(distances: FloatImage, allowed: NDArray[np.bool_] | None, best: i
                 >= VALUE_GAP)
 
 
+def paled_distance(colour: FloatImage, suit: FloatImage) -> float:
+    """How far a band's ``colour`` lies from a ``suit``'s colour (Lab a, b) paled by
+    the factor (down to ``GLARE_PALEST``) that brings it nearest, as glare and blur
+    pale it (``classify.colour_distance`` allows for glare so)."""
+    k = float(np.clip(suit @ colour / (suit @ suit + 1e-3), GLARE_PALEST, 1.0))
+    return float(np.linalg.norm(suit * k - colour))
+
+
 def suit_by_colour(colour: FloatImage, named: Mapping[int, Sequence[FloatImage]],
                    suits: tuple[int, int]) -> int | None:
     """Which of two ``suits`` (troop colours, ``troop_mark``) a band of ``colour`` is,
@@ -67,8 +75,7 @@ def suit_by_colour(colour: FloatImage, named: Mapping[int, Sequence[FloatImage]]
     do not say clearly."""
     if any(len(named.get(s, ())) < MIN_NAMED for s in suits):
         return None
-    near, far = sorted((float(np.linalg.norm(np.mean(named[s], axis=0) - colour)), s)
-                       for s in suits)
+    near, far = sorted((paled_distance(colour, np.mean(named[s], axis=0)), s) for s in suits)
     if far[0] - near[0] < MARGIN_LAB or near[0] > NEARER * far[0]:
         return None
     return near[1]

@@ -120,6 +120,22 @@ def test_the_decisions_parts():
     assert suit_by_colour(red, {0: [red] * (MIN_NAMED - 1), 1: [orange] * MIN_NAMED}, (0, 1)) is None
 
 
+def test_an_orange_paled_to_a_reds_colour_asks():
+    # Colours (Lab a, b) measured on a tuning deck's blurred frame: an orange 1 between
+    # a blue and a green card, its colour paled toward grey, lay 5 Lab from the table's
+    # reds and 21 from its oranges; paled, the oranges lie as near as the reds.
+    reds = [np.array(c) for c in ([35.3, 29.8], [35.3, 30.7], [34.6, 30.1], [29.9, 26.1])]
+    oranges = [np.array([43.2, 49.2]), np.array([39.3, 45.5])]
+    band = np.array([29.5, 29.8])
+    assert suit_by_colour(band, {0: reds, 1: oranges}, (0, 1)) is None
+    # A band of the reds' own colour is still named red: no orange paled comes as near.
+    assert suit_by_colour(np.mean(reds, axis=0), {0: reds, 1: oranges}, (0, 1)) == 0
+    # A yellow band beside the same reds, paled as far as that orange was: no red
+    # paled comes near it.
+    yellows = [np.array([-5.0, 60.0]), np.array([-3.0, 58.0])]
+    assert suit_by_colour(np.array([-3.0, 40.0]), {0: reds, 2: yellows}, (0, 2)) == 2
+
+
 def test_a_bands_colour_is_its_printed_colour_in_true_colours(deck):
     profile, _ = deck
     red, orange = (band_colour(_placed(profile, t), profile.tops.shape[1],
