@@ -27,8 +27,8 @@ from vision.reading.result import CardRead
 from vision.reading.trust import FLOOR, NAME_AT, troop_mark
 from vision.types import FloatImage
 
-# Chosen on tuning designs' room frames, where these named every such card right
-# (vision/ROUNDS.md, "A suit told by the table's own colours").
+# Chosen on tuning designs' room frames (vision/ROUNDS.md, "A suit told by the table's
+# own colours", and "The table's colours compared paled").
 MIN_NAMED: Final = 1  # named cards of each of the two suits the band is compared with
 VALUE_GAP: Final = 0.5  # log ratio every other card must lie beyond the nearest
 MARGIN_LAB: Final = 5.0  # how much nearer one suit's colour must lie (Lab a, b), paled
@@ -38,7 +38,7 @@ TRUST: Final = NAME_AT  # the confidence of a card so named
 
 
 def band_colour(placed: Placed, hv: int, width: int) -> FloatImage:
-    """The band's colour (Lab a and b of its most saturated three quarters, in true
+    """The band's colour (Lab a and b of its most saturated quarter, in true
     colours) where ``placed`` found its index, ``hv`` px of it showing, ``width``
     px wide: the cut the templates take its colour from."""
     cut = colour_cut(placed, hv, width) * placed.scale[None, None, :]
