@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from vision.band_model import BandModel, two_nearest
 from vision.position import UNKNOWN
 from vision.profile import sample_signatures
-from vision.reading.classify import GLARE_PALEST, colour_cut
+from vision.reading.classify import colour_cut, colour_distance
 from vision.reading.placement import Placed
 from vision.reading.result import CardRead
 from vision.reading.trust import FLOOR, NAME_AT, troop_mark
@@ -62,10 +62,10 @@ def value_sure(distances: FloatImage, allowed: NDArray[np.bool_] | None, best: i
 
 def paled_distance(colour: FloatImage, suit: FloatImage) -> float:
     """How far a band's ``colour`` lies from a ``suit``'s colour (Lab a, b) paled by
-    the factor (down to ``GLARE_PALEST``) that brings it nearest, as glare and blur
-    pale it (``classify.colour_distance`` allows for glare so)."""
-    k = float(np.clip(suit @ colour / (suit @ suit + 1e-3), GLARE_PALEST, 1.0))
-    return float(np.linalg.norm(suit * k - colour))
+    the factor (down to ``classify.GLARE_PALEST``) that brings it nearest, as glare
+    and blur pale it: ``classify.colour_distance`` for one band and one colour."""
+    return float(colour_distance(np.asarray(suit, np.float32)[None, None],
+                                 np.asarray(colour, np.float32)[None])[0, 0])
 
 
 def suit_by_colour(colour: FloatImage, named: Mapping[int, Sequence[FloatImage]],
