@@ -54,6 +54,8 @@ CANNY: Final = ((40, 120), (20, 60))  # the edge maps' thresholds (gradient, low
 # black cloth steps a few levels, below them (the tuning decks' phone photos on black:
 # 13 of 80 refused, 5 with it; vision/ROUNDS.md).
 FAINT_CANNY: Final = ((8, 24),)
+PART: Final = 0.01  # least share of the photo a part of a card joined to another covers
+JOIN_PX: Final = 7  # gap (px, at FIND_PX) between two parts of a card that joins them
 
 
 def _cyclic(quad: np.ndarray) -> np.ndarray:
@@ -219,6 +221,28 @@ def unlike_border(small: Image) -> Image:
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
 
 
+def _joined(contours: list[np.ndarray], shape: tuple[int, ...]) -> list[np.ndarray]:
+    """The outlines of each two neighbouring regions among ``contours`` taken together,
+    each a part a card's size may hold (PART of the photo or more, less than a whole
+    card may be): a gap of a few pixels (the edge map's line between them) closed."""
+    h, w = shape[:2]
+    parts = [c for c in contours if PART * h * w < cv2.contourArea(c) < 0.8 * h * w]
+    masks = []
+    for c in parts:
+        m = cv2.drawContours(np.zeros((h, w), np.uint8), [c], -1, 255, -1)
+        masks.append((m, cv2.dilate(m, np.ones((JOIN_PX, JOIN_PX), np.uint8))))
+    out: list[np.ndarray] = []
+    for i in range(len(masks)):
+        for j in range(i + 1, len(masks)):
+            if not cv2.countNonZero(cv2.bitwise_and(masks[i][1], masks[j][1])):
+                continue  # not neighbours
+            both = cv2.morphologyEx(cv2.bitwise_or(masks[i][0], masks[j][0]), cv2.MORPH_CLOSE,
+                                    np.ones((JOIN_PX, JOIN_PX), np.uint8))
+            found, _ = cv2.findContours(both, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            out.append(max(found, key=cv2.contourArea))
+    return out
+
+
 class _Found:
     """What the regions weighed so far showed: the upright card-shaped outlines (their
     support, area and corners), the largest sideways one's area, and per photo edge
@@ -297,12 +321,19 @@ def _locate(small: Image, aspect: float, name: str) -> np.ndarray:
     img = cv2.GaussianBlur(small, (0, 0), 1.0).astype(np.float32)
     bar = _edge_bar(small)
     found = _Found()
-    _weigh(found, _regions(small), small, img, aspect, bar)
+    regions = _regions(small)
+    _weigh(found, regions, small, img, aspect, bar)
     card = found.card()
     if card is None and bar < SUPPORT_CONTRAST:
         # A plain table: a card whose edge steps less than those maps see is looked
         # for in a fainter one (only here: where they found a card, it stands).
         _weigh(found, _regions(small, FAINT_CANNY, colours=False), small, img, aspect, bar)
+        card = found.card()
+    if card is None:
+        # A card its print splits into parts, none card-shaped alone, one of them like
+        # the table (a red header over a cream body on a light check cloth): two
+        # neighbouring parts, joined.
+        _weigh(found, _joined(regions, small.shape[:2]), small, img, aspect, bar)
         card = found.card()
     if card is not None:
         return card

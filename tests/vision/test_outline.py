@@ -179,3 +179,27 @@ def test_a_navy_card_whose_edge_barely_steps_from_a_black_cloth_is_outlined(monk
     for token, (photo, _) in photos.items():
         with pytest.raises(ProfileError, match=f"{token}: no card found"):
             find_outline(photo, w, h, token)
+
+
+def test_a_card_split_by_its_print_into_a_header_and_a_body_like_the_table_is_outlined(
+        monkeypatch):
+    """tune-216: a red or orange header over a cream body. On a light check or a floral
+    cloth the body's edge fades into the cloth's light patches and the header alone is
+    no card's shape: no single region is the card, and the photo was refused. The two
+    neighbouring parts are joined, and the card is outlined at its edge."""
+    art = design("tune", 216)
+    w, h = art.card_mm
+    shots = [("R2", "checks", 2), ("O9", "checks", 4), ("R2", "florals", 1),
+             ("O9", "florals", 3)]
+    photos = [(token, photo_pixels(art.render(parse_token(token), 8.0),
+                                   np.random.default_rng(seed), table, (1008, 756)))
+              for token, table, seed in shots]
+    for token, (photo, truth) in photos:
+        found, _ = find_outline(photo, w, h, token)
+        px_mm = float(np.linalg.norm(truth[3] - truth[0])) / h
+        assert float(np.linalg.norm(found - truth, axis=1).max()) / px_mm < 0.5, token
+    # Without joining parts each is refused, saying no card was found.
+    monkeypatch.setattr(outline, "_joined", lambda contours, shape: [])
+    for token, (photo, _) in photos:
+        with pytest.raises(ProfileError, match=f"{token}: no card found"):
+            find_outline(photo, w, h, token)
