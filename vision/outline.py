@@ -56,6 +56,8 @@ CANNY: Final = ((40, 120), (20, 60))  # the edge maps' thresholds (gradient, low
 FAINT_CANNY: Final = ((8, 24),)
 PART: Final = 0.01  # least share of the photo a part of a card joined to another covers
 JOIN_PX: Final = 7  # gap (px, at FIND_PX) between two parts of a card that joins them
+WIDE_REACHES: Final = (8.0, 4.0, 2.0)  # px at FIND_PX an outline is refined within, in turn,
+# where the usual reach found no card
 
 
 def _cyclic(quad: np.ndarray) -> np.ndarray:
@@ -264,9 +266,10 @@ class _Found:
 
 
 def _weigh(found: _Found, contours: list[np.ndarray], small: Image, img: FloatImage,
-           aspect: float, bar: float) -> None:
-    """Each region's card-shaped outlines, refined and judged by their edges' support
-    (``bar``: the colour step of a card's edge), added to ``found``."""
+           aspect: float, bar: float, reaches: tuple[float, ...] = (4.0, 2.0)) -> None:
+    """Each region's card-shaped outlines, refined (within each of ``reaches`` px in
+    turn) and judged by their edges' support (``bar``: the colour step of a card's
+    edge), added to ``found``."""
     h, w = small.shape[:2]
     for contour in contours:
         area = cv2.contourArea(contour)
@@ -298,7 +301,7 @@ def _weigh(found: _Found, contours: list[np.ndarray], small: Image, img: FloatIm
             found.seen.append(q)
             # Each side moved onto the sharpest edge near it first: an outline
             # taken round a shadow, or a few pixels off, is judged where it belongs.
-            for reach in (4.0, 2.0):
+            for reach in reaches:
                 q, _shift = _refine(small, q, reach)
             s = _support(img, q, bar)
             if upright and _card_shaped(q, aspect):
@@ -335,6 +338,13 @@ def _locate(small: Image, aspect: float, name: str) -> np.ndarray:
         # neighbouring parts, joined.
         _weigh(found, _joined(regions, small.shape[:2]), small, img, aspect, bar)
         card = found.card()
+    if card is None:
+        # An outline a few pixels off at one end (a rounded corner's hull pulled in, a
+        # flower beside the card) lies beyond the usual reach of its edge: refined
+        # from further out.
+        wider = _Found()
+        _weigh(wider, regions, small, img, aspect, bar, WIDE_REACHES)
+        card = wider.card()
     if card is not None:
         return card
     if found.sideways:

@@ -172,7 +172,10 @@ def test_a_navy_card_whose_edge_barely_steps_from_a_black_cloth_is_outlined(monk
         found, _ = find_outline(photo, w, h, token)
         px_mm = float(np.linalg.norm(truth[3] - truth[0])) / h
         assert float(np.linalg.norm(found - truth, axis=1).max()) / px_mm < 2.0
-    # Without the fainter map each is refused, saying no card was found.
+    # Without the fainter map each is refused, saying no card was found. (Refined from
+    # further out, each would be outlined round its picture, 10 mm inside its edge: the
+    # fainter map is looked at first.)
+    monkeypatch.setattr(outline, "WIDE_REACHES", (4.0, 2.0))
     usual = outline._regions
     monkeypatch.setattr(outline, "_regions", lambda small, steps=outline.CANNY, colours=True:
                         usual(small) if steps == outline.CANNY else [])
@@ -198,8 +201,35 @@ def test_a_card_split_by_its_print_into_a_header_and_a_body_like_the_table_is_ou
         found, _ = find_outline(photo, w, h, token)
         px_mm = float(np.linalg.norm(truth[3] - truth[0])) / h
         assert float(np.linalg.norm(found - truth, axis=1).max()) / px_mm < 0.5, token
-    # Without joining parts each is refused, saying no card was found.
+    # Without joining parts (nor refining from further out) each is refused, saying no
+    # card was found.
     monkeypatch.setattr(outline, "_joined", lambda contours, shape: [])
+    monkeypatch.setattr(outline, "WIDE_REACHES", (4.0, 2.0))
+    for token, (photo, _) in photos:
+        with pytest.raises(ProfileError, match=f"{token}: no card found"):
+            find_outline(photo, w, h, token)
+
+
+def test_an_outline_a_few_pixels_short_at_one_corner_is_refined_from_further_out(
+        monkeypatch):
+    """tune-218: a cream card with a gradient header on a green floral or a checked
+    cloth. The body's region is found, but a corner of it (a rounded corner's hull,
+    a flower beside it) lies a few pixels inside the card's edge, beyond the usual
+    reach: every side must stand on an edge, so the photo was refused. Where nothing
+    else found the card, the outlines are refined from further out."""
+    art = design("tune", 218)
+    w, h = art.card_mm
+    shots = [("G7", "florals", 0), ("G7", "florals", 2), ("G7", "florals", 7),
+             ("R5", "checks", 0)]
+    photos = [(token, photo_pixels(art.render(parse_token(token), 8.0),
+                                   np.random.default_rng(seed), table, (1008, 756)))
+              for token, table, seed in shots]
+    for token, (photo, truth) in photos:
+        found, _ = find_outline(photo, w, h, token)
+        px_mm = float(np.linalg.norm(truth[3] - truth[0])) / h
+        assert float(np.linalg.norm(found - truth, axis=1).max()) / px_mm < 0.5, token
+    # Refined only as far as usual, each is refused, saying no card was found.
+    monkeypatch.setattr(outline, "WIDE_REACHES", (4.0, 2.0))
     for token, (photo, _) in photos:
         with pytest.raises(ProfileError, match=f"{token}: no card found"):
             find_outline(photo, w, h, token)
