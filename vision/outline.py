@@ -54,10 +54,11 @@ CANNY: Final = ((40, 120), (20, 60))  # the edge maps' thresholds (gradient, low
 # black cloth steps a few levels, below them (the tuning decks' phone photos on black:
 # 13 of 80 refused, 5 with it; vision/ROUNDS.md).
 FAINT_CANNY: Final = ((8, 24),)
+LARGEST: Final = 0.8  # most of the photo a card's region may cover
 PART: Final = 0.01  # least share of the photo a part of a card joined to another covers
 JOIN_PX: Final = 7  # gap (px, at FIND_PX) between two parts of a card that joins them
-WIDE_REACHES: Final = (8.0, 4.0, 2.0)  # px at FIND_PX an outline is refined within, in turn,
-# where the usual reach found no card
+REACHES: Final = (4.0, 2.0)  # px at FIND_PX an outline is refined within, in turn
+WIDE_REACHES: Final = (8.0, 4.0, 2.0)  # and where that found no card
 
 
 def _cyclic(quad: np.ndarray) -> np.ndarray:
@@ -224,23 +225,35 @@ def unlike_border(small: Image) -> Image:
 
 
 def _joined(contours: list[np.ndarray], shape: tuple[int, ...]) -> list[np.ndarray]:
-    """The outlines of each two neighbouring regions among ``contours`` taken together,
-    each a part a card's size may hold (PART of the photo or more, less than a whole
-    card may be): a gap of a few pixels (the edge map's line between them) closed."""
+    """The outlines of each two neighbouring regions among ``contours`` taken together
+    (regions of PART of the photo or more, and under LARGEST of it): the gap of a few
+    pixels between them (the edge map's line) closed. Each pair is drawn in the box
+    round it only: a busy photo has dozens of such regions."""
     h, w = shape[:2]
-    parts = [c for c in contours if PART * h * w < cv2.contourArea(c) < 0.8 * h * w]
-    masks = []
-    for c in parts:
-        m = cv2.drawContours(np.zeros((h, w), np.uint8), [c], -1, 255, -1)
-        masks.append((m, cv2.dilate(m, np.ones((JOIN_PX, JOIN_PX), np.uint8))))
+    parts = [c for c in contours if PART * h * w < cv2.contourArea(c) < LARGEST * h * w]
+    boxes = [cv2.boundingRect(c) for c in parts]
+    kernel = np.ones((JOIN_PX, JOIN_PX), np.uint8)
     out: list[np.ndarray] = []
-    for i in range(len(masks)):
-        for j in range(i + 1, len(masks)):
-            if not cv2.countNonZero(cv2.bitwise_and(masks[i][1], masks[j][1])):
+    for i, (xa, ya, wa, ha) in enumerate(boxes):
+        for j in range(i + 1, len(parts)):
+            xb, yb, wb, hb = boxes[j]
+            if (max(xa, xb) > min(xa + wa, xb + wb) + JOIN_PX
+                    or max(ya, yb) > min(ya + ha, yb + hb) + JOIN_PX):
+                continue  # their boxes lie apart: no neighbours
+            # The box with room for the closing, but not past the photo's edge (where
+            # the closing stops as it does on the whole photo).
+            x0, y0 = max(0, min(xa, xb) - JOIN_PX), max(0, min(ya, yb) - JOIN_PX)
+            size = (min(h, max(ya + ha, yb + hb) + JOIN_PX) - y0,
+                    min(w, max(xa + wa, xb + wb) + JOIN_PX) - x0)
+            a = cv2.drawContours(np.zeros(size, np.uint8), [parts[i]], -1, 255, -1,
+                                 offset=(-x0, -y0))
+            b = cv2.drawContours(np.zeros(size, np.uint8), [parts[j]], -1, 255, -1,
+                                 offset=(-x0, -y0))
+            if not cv2.countNonZero(cv2.bitwise_and(cv2.dilate(a, kernel), cv2.dilate(b, kernel))):
                 continue  # not neighbours
-            both = cv2.morphologyEx(cv2.bitwise_or(masks[i][0], masks[j][0]), cv2.MORPH_CLOSE,
-                                    np.ones((JOIN_PX, JOIN_PX), np.uint8))
-            found, _ = cv2.findContours(both, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            both = cv2.morphologyEx(cv2.bitwise_or(a, b), cv2.MORPH_CLOSE, kernel)
+            found, _ = cv2.findContours(both, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                        offset=(x0, y0))
             out.append(max(found, key=cv2.contourArea))
     return out
 
@@ -266,14 +279,14 @@ class _Found:
 
 
 def _weigh(found: _Found, contours: list[np.ndarray], small: Image, img: FloatImage,
-           aspect: float, bar: float, reaches: tuple[float, ...] = (4.0, 2.0)) -> None:
+           aspect: float, bar: float, reaches: tuple[float, ...] = REACHES) -> None:
     """Each region's card-shaped outlines, refined (within each of ``reaches`` px in
     turn) and judged by their edges' support (``bar``: the colour step of a card's
     edge), added to ``found``."""
     h, w = small.shape[:2]
     for contour in contours:
         area = cv2.contourArea(contour)
-        if not 0.015 * h * w < area < 0.8 * h * w:
+        if not 0.015 * h * w < area < LARGEST * h * w:
             continue
         x, y, bw, bh = cv2.boundingRect(contour)
         touch = tuple(e for e, t in zip(EDGES, (y <= 2, x + bw >= w - 2, y + bh >= h - 2,

@@ -175,7 +175,7 @@ def test_a_navy_card_whose_edge_barely_steps_from_a_black_cloth_is_outlined(monk
     # Without the fainter map each is refused, saying no card was found. (Refined from
     # further out, each would be outlined round its picture, 10 mm inside its edge: the
     # fainter map is looked at first.)
-    monkeypatch.setattr(outline, "WIDE_REACHES", (4.0, 2.0))
+    monkeypatch.setattr(outline, "WIDE_REACHES", outline.REACHES)
     usual = outline._regions
     monkeypatch.setattr(outline, "_regions", lambda small, steps=outline.CANNY, colours=True:
                         usual(small) if steps == outline.CANNY else [])
@@ -204,7 +204,7 @@ def test_a_card_split_by_its_print_into_a_header_and_a_body_like_the_table_is_ou
     # Without joining parts (nor refining from further out) each is refused, saying no
     # card was found.
     monkeypatch.setattr(outline, "_joined", lambda contours, shape: [])
-    monkeypatch.setattr(outline, "WIDE_REACHES", (4.0, 2.0))
+    monkeypatch.setattr(outline, "WIDE_REACHES", outline.REACHES)
     for token, (photo, _) in photos:
         with pytest.raises(ProfileError, match=f"{token}: no card found"):
             find_outline(photo, w, h, token)
@@ -229,7 +229,7 @@ def test_an_outline_a_few_pixels_short_at_one_corner_is_refined_from_further_out
         px_mm = float(np.linalg.norm(truth[3] - truth[0])) / h
         assert float(np.linalg.norm(found - truth, axis=1).max()) / px_mm < 0.5, token
     # Refined only as far as usual, each is refused, saying no card was found.
-    monkeypatch.setattr(outline, "WIDE_REACHES", (4.0, 2.0))
+    monkeypatch.setattr(outline, "WIDE_REACHES", outline.REACHES)
     for token, (photo, _) in photos:
         with pytest.raises(ProfileError, match=f"{token}: no card found"):
             find_outline(photo, w, h, token)
