@@ -184,16 +184,13 @@ def test_a_navy_card_whose_edge_barely_steps_from_a_black_cloth_is_outlined(monk
             find_outline(photo, w, h, token)
 
 
-def test_a_card_split_by_its_print_into_a_header_and_a_body_like_the_table_is_outlined(
-        monkeypatch):
-    """tune-216: a red or orange header over a cream body. On a light check or a floral
-    cloth the body's edge fades into the cloth's light patches and the header alone is
-    no card's shape: no single region is the card, and the photo was refused. The two
-    neighbouring parts are joined, and the card is outlined at its edge."""
-    art = design("tune", 216)
+def _outlined_then_refused(monkeypatch, design_index: int,
+                           shots: list[tuple[str, str, int]], without: dict[str, object]) -> None:
+    """Phone photos of ``shots`` (token, table, seed) of a tuning design: each card is
+    outlined within 0.5 mm of its corners, and with ``outline``'s names set as
+    ``without`` says each is refused, saying no card was found."""
+    art = design("tune", design_index)
     w, h = art.card_mm
-    shots = [("R2", "checks", 2), ("O9", "checks", 4), ("R2", "florals", 1),
-             ("O9", "florals", 3)]
     photos = [(token, photo_pixels(art.render(parse_token(token), 8.0),
                                    np.random.default_rng(seed), table, (1008, 756)))
               for token, table, seed in shots]
@@ -201,13 +198,24 @@ def test_a_card_split_by_its_print_into_a_header_and_a_body_like_the_table_is_ou
         found, _ = find_outline(photo, w, h, token)
         px_mm = float(np.linalg.norm(truth[3] - truth[0])) / h
         assert float(np.linalg.norm(found - truth, axis=1).max()) / px_mm < 0.5, token
-    # Without joining parts (nor refining from further out) each is refused, saying no
-    # card was found.
-    monkeypatch.setattr(outline, "_joined", lambda contours, shape: [])
-    monkeypatch.setattr(outline, "WIDE_REACHES", outline.REACHES)
+    for name, value in without.items():
+        monkeypatch.setattr(outline, name, value)
     for token, (photo, _) in photos:
         with pytest.raises(ProfileError, match=f"{token}: no card found"):
             find_outline(photo, w, h, token)
+
+
+def test_a_card_split_by_its_print_into_a_header_and_a_body_like_the_table_is_outlined(
+        monkeypatch):
+    """tune-216: a red or orange header over a cream body. On a light check or a floral
+    cloth the body's edge fades into the cloth's light patches and the header alone is
+    no card's shape: no single region is the card, and the photo was refused. The two
+    neighbouring parts are joined, and the card is outlined at its edge. Without
+    joining them (nor refining from further out) each is refused."""
+    _outlined_then_refused(
+        monkeypatch, 216,
+        [("R2", "checks", 2), ("O9", "checks", 4), ("R2", "florals", 1), ("O9", "florals", 3)],
+        {"_joined": lambda contours, shape: [], "WIDE_REACHES": outline.REACHES})
 
 
 def test_an_outline_a_few_pixels_short_at_one_corner_is_refined_from_further_out(
@@ -216,20 +224,9 @@ def test_an_outline_a_few_pixels_short_at_one_corner_is_refined_from_further_out
     cloth. The body's region is found, but a corner of it (a rounded corner's hull,
     a flower beside it) lies a few pixels inside the card's edge, beyond the usual
     reach: every side must stand on an edge, so the photo was refused. Where nothing
-    else found the card, the outlines are refined from further out."""
-    art = design("tune", 218)
-    w, h = art.card_mm
-    shots = [("G7", "florals", 0), ("G7", "florals", 2), ("G7", "florals", 7),
-             ("R5", "checks", 0)]
-    photos = [(token, photo_pixels(art.render(parse_token(token), 8.0),
-                                   np.random.default_rng(seed), table, (1008, 756)))
-              for token, table, seed in shots]
-    for token, (photo, truth) in photos:
-        found, _ = find_outline(photo, w, h, token)
-        px_mm = float(np.linalg.norm(truth[3] - truth[0])) / h
-        assert float(np.linalg.norm(found - truth, axis=1).max()) / px_mm < 0.5, token
-    # Refined only as far as usual, each is refused, saying no card was found.
-    monkeypatch.setattr(outline, "WIDE_REACHES", outline.REACHES)
-    for token, (photo, _) in photos:
-        with pytest.raises(ProfileError, match=f"{token}: no card found"):
-            find_outline(photo, w, h, token)
+    else found the card, the outlines are refined from further out; refined only as
+    far as usual, each is refused."""
+    _outlined_then_refused(
+        monkeypatch, 218,
+        [("G7", "florals", 0), ("G7", "florals", 2), ("G7", "florals", 7), ("R5", "checks", 0)],
+        {"WIDE_REACHES": outline.REACHES})
