@@ -6,7 +6,8 @@ frame, a picture) and its index is thin, whole-band correlation ranks the
 wrong cards first. So each deck gets a linear discriminant (scikit-learn's,
 with shrunk covariance: ``vision.covariance``) trained on its own cards' tops,
 each drawn many times as a camera shows a fanned card: a little off its place
-and tilt, resized, blurred, under a coloured lamp that lights it unevenly and
+and tilt, resized, blurred (now and then smeared, as a shaken camera or a knocked
+table smears a frame), under a coloured lamp that lights it unevenly and
 glare, with noise, and now and then with the next card's edge reaching into
 the band. The
 discriminant learns which pixels tell this deck's cards apart and which only
@@ -35,6 +36,7 @@ from numpy.typing import NDArray
 from vision.covariance import discriminant
 from vision.profile import INSET_X, INSET_Y, TPL_PX, DeckProfile, ProfileError
 from vision.reading.trust import log_gap, troop_mark
+from vision.room import motion_blur
 from vision.types import GREY_BGR, FloatImage, Image
 
 HEIGHTS_MM: Final = (8.0, 10.0, 12.0, 14.0, 16.0)  # visible heights a model is made for
@@ -57,6 +59,8 @@ RAMP: Final = 0.2  # most a lamp's light may change across a card's width, as a 
 FALLOFF: Final = 0.4  # most it may fall off a card's width from its brightest spot
 BLUR_PX: Final = (0.5, 2.5)  # a band's blur (TPL_PX px): a card a metre off is ~1.5 px/mm
 STRETCH: Final = 1.6  # up to this much more blur across than down (motion, a slanted view)
+SHAKE: Final = 0.4  # share of draws smeared as a shaken camera or a knocked table smears a frame
+SHAKE_PX: Final = 6.0  # the longest such smear (TPL_PX px: 3 mm, a frame's 7 px)
 SOFT_AS_TRAINED_MM: Final = 0.8  # a band of a sharper frame is blurred to this (``as_trained``)
 # The self-test: how far apart the model holds its deck's cards as a camera shows them.
 # Bands drawn as for training, then brought down to what a camera across the table
@@ -191,7 +195,7 @@ def _shifted(img: FloatImage, margin: int, y0: int, x0: int, step: int, rows: in
 
 
 def as_camera_shows(top: Image, rng: np.random.Generator, visible_mm: float, cover: Image,
-          rows: int) -> FloatImage:
+          rows: int, shake: np.random.Generator | None = None) -> FloatImage:
     """One look at a card's ``top`` (uint8 at TPL_PX) as a camera may show it: ``rows``
     high, float BGR 0..1."""
     w = top.shape[1]
@@ -218,6 +222,8 @@ def as_camera_shows(top: Image, rng: np.random.Generator, visible_mm: float, cov
     if sigma > 0.3:
         out = cv2.GaussianBlur(out, (0, 0), sigmaX=sigma * rng.uniform(1.0, STRETCH),
                                sigmaY=sigma)
+    if shake is not None and shake.random() < SHAKE:
+        out = motion_blur(out, shake.uniform(1.0, SHAKE_PX), shake.uniform(0.0, 180.0))
     out += rng.normal(0.0, rng.uniform(0.004, 0.03), out.shape).astype(np.float32)
     # A lamp lights a card unevenly, and the photo it was enrolled from unevenly again:
     # a ramp any way across the card, falling off around some spot.
@@ -340,8 +346,11 @@ class BandModel:
         labels = np.repeat(np.arange(n), samples)
         windows: dict[float, Window] = {}
         fits: list[Future[tuple[FloatImage, FloatImage]] | tuple[FloatImage, FloatImage]] = []
+        # Smears drawn from a stream of their own: the other draws stay as they were.
+        shake = np.random.default_rng([seed, 1])
         for h in HEIGHTS_MM:
-            drawn = np.stack([as_camera_shows(tops[i], rng, h, tops[int(rng.integers(n))], rows)
+            drawn = np.stack([as_camera_shows(tops[i], rng, h, tops[int(rng.integers(n))], rows,
+                                              shake)
                               for i in labels])
             windows[h] = telling_window(tops, list(profile.tokens), h)
             x = features(drawn, h, profile.card_w, window=windows[h], lightness=True)
