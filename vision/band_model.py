@@ -197,7 +197,8 @@ def _shifted(img: FloatImage, margin: int, y0: int, x0: int, step: int, rows: in
 def as_camera_shows(top: Image, rng: np.random.Generator, visible_mm: float, cover: Image,
           rows: int, shake: np.random.Generator | None = None) -> FloatImage:
     """One look at a card's ``top`` (uint8 at TPL_PX) as a camera may show it: ``rows``
-    high, float BGR 0..1."""
+    high, float BGR 0..1; ``shake``, where given, the stream that smears SHAKE of the
+    looks (none: no look smeared)."""
     w = top.shape[1]
     angle = rng.uniform(-1.5, 1.5)
     scale = rng.uniform(0.97, 1.03)
