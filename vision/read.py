@@ -28,6 +28,7 @@ too.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Collection, Generator
 from typing import Final
@@ -81,6 +82,7 @@ from vision.reading.stack import (
     Ask,
     edge_rows,
     find_stack,
+    with_pale,
 )
 from vision.reading.table_colour import by_table_colours
 from vision.reading.templates import LOCAL_FLOOR, LOCAL_SIGMA, Templates
@@ -89,6 +91,7 @@ from vision.reading.trust import FACE_TRUST, NAME_AT, face_speaks
 from vision.reading.zones import (
     FG_THRESHOLD,
     LOW_PX,
+    PALE_THRESHOLD,
     ZONE_MARGIN,
     not_mat,
     to_mat,
@@ -191,13 +194,14 @@ class Reader:
         gain = self.light.gain_grid(light)
         corrected = self.light.true_colours(low, gain)
         fg = not_mat(corrected, self._ref8)
+        pale = not_mat(corrected, self._ref8, PALE_THRESHOLD)
         m2f = calib.mat_to_frame
         # How soft the frame is, said with the read: a soft frame names few cards.
         soft = blur_mm(frame, calib, self.layout)
         # Every zone's reading runs side by side: each asks for one band at a time
         # (where it looks next depends on what it found), and the bands all zones
         # ask for at once are read together, one call per step for all of them.
-        readers = {zone.name: self._read_zone(zone, fg, corrected)
+        readers = {zone.name: self._read_zone(zone, fg, corrected, pale)
                    for zone in self.layout.zones if zones is None or zone.name in zones}
         done: dict[str, list[CardRead]] = {}
         asked: dict[str, list[Ask]] = {}
@@ -296,10 +300,18 @@ class Reader:
             c.judged = None
 
     # -- one zone ----------------------------------------------------------------------
-    def _read_zone(self, zone: Zone, fg_all: Image, colour_all: FloatImage) -> _Asking:
+    def _read_zone(self, zone: Zone, fg_all: Image, colour_all: FloatImage,
+                   pale_all: Image | None = None) -> _Asking:
         """A zone's cards, first played first: asks (yields) for the bands it reads, a
-        list at a time."""
+        list at a time (``pale_all``: the mask at ``PALE_THRESHOLD``, none: not looked
+        at)."""
         st = find_stack(zone, fg_all, colour_all, self.profile, self.templates.th)
+        pale_above = -math.inf
+        # A pale card: alone in a zone that holds one (a tactic, terrain, a discard), or
+        # a formation's first card above those that show.
+        if pale_all is not None and (st is None if zone.kind != "formation" else st is not None):
+            st, pale_above = with_pale(st, find_stack(zone, pale_all, colour_all, self.profile,
+                                                      self.templates.th))
         if st is None:
             return []
         p = self.profile
@@ -455,6 +467,8 @@ class Reader:
         while len(reads) > 1 and st.whole(reads[-2].top_local, reads[-1].top_local):
             reads.pop()
             sure.pop()
+        # What only the pale mask shows stands where a card is named there.
+        reads = [rd for rd in reads if rd.token != UNKNOWN or rd.top_local >= pale_above]
         for k, rd in enumerate(reads):
             rd.order = k
         return reads

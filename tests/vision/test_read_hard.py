@@ -374,6 +374,58 @@ def test_of_close_tops_in_a_stack_the_one_that_reads_as_an_index_stands(classic,
     assert [(c.token, c.top_local) for c in cards] == [("R5", 0.0), ("G9", 22 * px)]
 
 
+def _pale_zone_reads(zone, tops, shows, classic, monkeypatch):
+    """A zone's cards where the not-mat mask outlines a stack from ``tops[0]`` and the
+    pale mask from ``tops[1]`` (None: nothing), each band asked at a top showing
+    ``shows[top]`` (token, score; a top not there: no card), as (token, top)."""
+    px = read.LOW_PX
+    fg, pale = (np.ones((round(120 * px), round(80 * px)), np.uint8) for _ in range(2))
+    th = Reader(classic).templates.th
+    outlines = {id(mask): None if top is None else stack.Stack(
+        zone, mask, top, 110 * px, np.ones(mask.shape[1], bool), 0, mask.shape[1] - 1,
+        np.zeros(mask.shape[0], np.float32), [(top, True)], classic, th)
+        for mask, top in zip((fg, pale), tops, strict=True)}
+    monkeypatch.setattr(read, "find_stack", lambda z, mask, *args: outlines[id(mask)])
+
+    def band(ask: read.Ask) -> read.CardRead | None:
+        if ask.t not in shows:
+            return None
+        token, score = shows[ask.t]
+        return read.CardRead(zone.name, 0, token, 0.99 if token != UNKNOWN else 0.0, score,
+                             [], [(token, score)], top_local=ask.t)
+
+    reading = Reader(classic)._read_zone(zone, fg, np.zeros((*fg.shape, 3), np.float32), pale)
+    asks = next(reading)
+    try:
+        while True:
+            asks = reading.send([band(a) for a in asks])
+    except StopIteration as end:
+        return [(c.token, c.top_local) for c in end.value]
+
+
+@pytest.mark.parametrize("token", ["FOG", UNKNOWN])
+def test_a_card_alone_in_the_pale_mask_stands_where_it_is_named(classic, monkeypatch, token):
+    # A grey tactic on a grey mat shows only in the pale mask, and so do glare and a
+    # shadow on an empty slot: a band there stands where it names a card.
+    env = next(z for z in standard_mat().zones if z.name == "flag3.south.env")
+    got = _pale_zone_reads(env, (None, 4.0), {4.0: (token, 0.9)}, classic, monkeypatch)
+    assert got == ([("FOG", 4.0)] if token == "FOG" else [])
+
+
+@pytest.mark.parametrize("token", ["CC", UNKNOWN])
+def test_a_pale_first_card_above_the_formations_outline_stands_where_named(classic,
+                                                                           monkeypatch,
+                                                                           token):
+    # A grey leader under a troop: the not-mat outline starts at the troop (22 mm), the
+    # pale one at the leader (4 mm). The leader's band stands where it names a card;
+    # an unknown there (glare above the stack) is none. The troop stands either way.
+    px = read.LOW_PX
+    zone = next(z for z in standard_mat().zones if z.name == "flag4.south")
+    got = _pale_zone_reads(zone, (22 * px, 4 * px),
+                           {22 * px: ("R5", 0.95), 4 * px: (token, 0.9)}, classic, monkeypatch)
+    assert got == ([("CC", 4 * px)] if token == "CC" else []) + [("R5", 22 * px)]
+
+
 def test_a_card_known_in_a_zone_not_read_is_no_rival_of_a_band_read_now(classic, monkeypatch):
     # The live path reads again only the zones that changed: the cards of the others
     # still lie there, so a band read now is judged without them as it is without
@@ -413,8 +465,8 @@ def test_a_card_whose_pale_top_passes_for_mat_is_read_at_its_top_not_its_picture
     frame = photograph(table, CAMERA, PLAIN, np.random.default_rng(3)).image
     real = read_module.not_mat
 
-    def pale_tops(colour, ref):
-        fg = real(colour, ref).copy()
+    def pale_tops(colour, ref, *threshold):
+        fg = real(colour, ref, *threshold).copy()
         for card in table.cards:
             (x0, y0), (x1, _), _, (_, y3) = card.corners
             top, down = (y0, 1.0) if y3 > y0 else (y0, -1.0)

@@ -10,7 +10,8 @@ asked for with (``Ask``) follows from the stack here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 from typing import Final
 
 import cv2
@@ -33,6 +34,7 @@ SHORT_MM: Final = 8.0  # how far a stack's outline may fall short of its cards: 
 BOTTOM_MM: Final = 3.0  # how far off one card height below its top a bottom edge is sought
 BOTTOM_RATIO: Final = 5.0  # how much more a card's bottom edge steps than a read below it
 BOTTOM_EDGE: Final = 15.0  # least step of a bottom edge that says no card covers it
+PALE_BOTTOM_MM: Final = 3.0  # how far a pale outline's bottom may lie from the stack's
 
 
 def edge_rows(img: FloatImage, q: float = 0.2, spread: int = 5) -> FloatImage:
@@ -244,6 +246,29 @@ def find_stack(zone: Zone, fg_all: Image, colour_all: FloatImage, profile: DeckP
         grad = _grad(zone, colour_all, inner) if not len(grad) else grad
         elsewhere = first_tops(grad, top, bottom, p.card_h)
     return Stack(zone, fg, top, bottom, cols, c0, c1, grad, tops, p, th, elsewhere)
+
+
+def with_pale(stack: Stack | None, pale: Stack | None) -> tuple[Stack | None, float]:
+    """A zone's stack with what its pale outline (``pale``: the stack in the mask at
+    ``zones.PALE_THRESHOLD``) shows more, and the row above which a card shows in the
+    pale outline only (such a card stands where it is named: glare and shadows show
+    there too, and would read as cards that ask).
+
+    Where nothing else shows, the pale stack is the zone's where it is card-shaped
+    (every read of it pale); where the pale outline starts MIN_GAP_MM or more above
+    the stack's, down to the same bottom, a pale card (a tactic under the first card
+    that shows) may lie there: its top is tried first.
+    """
+    if pale is None:
+        return stack, -math.inf
+    if stack is None:
+        # Glare and shadows on an empty slot are blots, not card-shaped.
+        return (pale, math.inf) if pale.card_shaped(pale.top) else (None, -math.inf)
+    if (pale.top <= stack.top - MIN_GAP_MM * LOW_PX
+            and abs(pale.bottom - stack.bottom) <= PALE_BOTTOM_MM * LOW_PX):
+        return (replace(stack, tops=[(pale.top, False), *stack.tops]),
+                stack.top - MIN_GAP_MM * LOW_PX / 2)
+    return stack, -math.inf
 
 
 def first_tops(grad: FloatImage, top: float, bottom: float, card_h: float) -> tuple[float, ...]:

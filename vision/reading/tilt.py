@@ -25,7 +25,10 @@ TILT_STEP: Final = 0.01
 TILTS: Final = tuple(round(-0.15 + TILT_STEP * i, 3) for i in range(31))
 STRIPS: Final = 8  # column strips a card's top edge is followed in (``lower_half_less_least``)
 TILT_APART: Final = 0.03  # a runner-up tilt differs from the best by this at least
-LINES: Final = 2  # strongest straight lines tried as the card's top edge
+# Strongest straight lines tried as the card's top edge: three, for a soft edge
+# between two colours of one lightness (an orange card on a grey mat) steps less
+# than the two sharp rules some designs print just under it.
+LINES: Final = 3
 
 _APART: Final = np.abs(np.subtract.outer(TILTS, TILTS)) >= TILT_APART  # tilt pairs far apart
 

@@ -21,6 +21,10 @@ from vision.types import FloatImage, Image
 LOW_PX: Final = 1.0  # px/mm of the low-resolution top-down view
 ZONE_MARGIN: Final = 6.0  # mm around a zone where a crooked card may stick out
 FG_THRESHOLD: Final = 38.0  # colour distance from the printed mat that means "not mat"
+# A pale card (a grey tactic on a grey mat) lies nearer the mat than FG_THRESHOLD; from
+# PALE_THRESHOLD its face shows, and so do glare and shadows: what shows only there
+# stands only where it is named (``stack.with_pale``).
+PALE_THRESHOLD: Final = 20.0
 
 
 def top_down(frame: Image, calib: Calibration, size: tuple[int, int]) -> Image:
@@ -38,14 +42,15 @@ def top_down(frame: Image, calib: Calibration, size: tuple[int, int]) -> Image:
     return low
 
 
-def not_mat(corrected: FloatImage, mat: Image) -> Image:
+def not_mat(corrected: FloatImage, mat: Image, threshold: float = FG_THRESHOLD) -> Image:
     """A 0/1 mask of what is not the printed ``mat`` in a top-down view in true
-    colours, specks opened away and small holes closed."""
+    colours (any channel further from it than ``threshold``), specks opened away and
+    small holes closed."""
     diff = cv2.convertScaleAbs(corrected)
     cv2.absdiff(diff, mat, dst=diff)
-    # Not mat: any channel further from the printed mat than FG_THRESHOLD. Such a
+    # Not mat: any channel further from the printed mat than the threshold. Such a
     # channel set to 255 alone leaves a grey above 0 (half inRange's time).
-    cv2.threshold(diff, FG_THRESHOLD, 255, cv2.THRESH_BINARY, dst=diff)
+    cv2.threshold(diff, threshold, 255, cv2.THRESH_BINARY, dst=diff)
     fg: Image = cv2.cvtColor(diff, cv2.COLOR_BGR2GRAY)
     cv2.threshold(fg, 0, 1, cv2.THRESH_BINARY, dst=fg)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 import cv2
 import numpy as np
@@ -14,9 +15,9 @@ from vision.mat import standard_mat
 from vision.profile import builtin_profile
 from vision.reading.light import MatLight
 from vision.reading.placement import REFINE_MM
-from vision.reading.stack import card_centre, edge_rows, find_stack
+from vision.reading.stack import card_centre, edge_rows, find_stack, with_pale
 from vision.reading.templates import Templates
-from vision.reading.zones import LOW_PX, ZONE_MARGIN, not_mat, top_down
+from vision.reading.zones import LOW_PX, PALE_THRESHOLD, ZONE_MARGIN, not_mat, top_down
 from vision.render_mat import render_mat
 from vision.synth import Conditions, lay_table, photograph
 
@@ -147,3 +148,68 @@ def test_a_card_shows_its_bottom_edge_only_where_no_card_covers_it(stacks):
     # past it) shows nothing either way there: it stays.
     beyond = len(st.grad) - st.profile.card_h + 2.0
     assert not st.whole(tops[-1], beyond)
+
+
+def _pale_view(zones: dict[str, list[str]], pale: str):
+    """A photographed table's true-colour view in which the card ``pale`` is drawn as a
+    pale card would show: 26 levels off the printed mat in every channel, nearer it
+    than ``FG_THRESHOLD`` (the cards laid after it cover it as before)."""
+    rng = np.random.default_rng(8)
+    table = lay_table(zones, "classic", rng, fan=(18.0, 18.0), crooked_deg=0.0)
+    frame = photograph(table, Camera(fill=0.92), Conditions(blur=0.6, noise=2.0), rng).image
+    low = top_down(frame, Calibrator().update(frame), SIZE)
+    ref = render_mat(LOW_PX, LAYOUT)
+    light = MatLight(LAYOUT, SIZE, ref.astype(np.float32))
+    colour = light.true_colours(low, light.gain_grid(light.fit(low)))
+    card = next(c for c in table.cards if c.token == pale)
+    mask = np.zeros(SIZE[::-1], np.uint8)
+    cv2.fillPoly(mask, [np.round(np.array(card.corners) * LOW_PX).astype(np.int32)], 1)
+    for c in table.cards:
+        if c.zone == card.zone and c.order > card.order:
+            cv2.fillPoly(mask, [np.round(np.array(c.corners) * LOW_PX).astype(np.int32)], 0)
+    colour[mask > 0] = ref[mask > 0].astype(np.float32) + 26.0
+    return table, colour, ref
+
+
+def test_a_pale_card_alone_in_its_zone_shows_in_the_pale_mask_only():
+    table, colour, ref = _pale_view({"flag3.south.env": ["FOG"]}, "FOG")
+    profile = builtin_profile("classic")
+    th = Templates(profile).th
+    zone = next(z for z in LAYOUT.zones if z.name == "flag3.south.env")
+    assert find_stack(zone, not_mat(colour, ref), colour, profile, th) is None
+    pale = find_stack(zone, not_mat(colour, ref, PALE_THRESHOLD), colour, profile, th)
+    st, above = with_pale(None, pale)
+    assert st is pale and pale is not None
+    t = _zone_local_top(zone, table.cards[0].corners)[1]
+    assert abs(st.top - t) < NEAR, (st.top, t)
+    assert above == math.inf  # every card found there shows in the pale mask only
+    # A round blot as pale (glare on the next empty slot) is no card.
+    other = next(z for z in LAYOUT.zones if z.name == "flag5.south.env")
+    centre = (round((other.rect.x + other.rect.w / 2) * LOW_PX),
+              round((other.rect.y + other.rect.h / 2) * LOW_PX))
+    blot = np.zeros(SIZE[::-1], np.uint8)
+    cv2.circle(blot, centre, round(25 * LOW_PX), 1, -1)
+    colour[blot > 0] = ref[blot > 0].astype(np.float32) + 26.0
+    glare = find_stack(other, not_mat(colour, ref, PALE_THRESHOLD), colour, profile, th)
+    assert glare is not None  # wide and long enough to pass for a stack
+    assert with_pale(None, glare) == (None, -math.inf)
+
+
+def test_a_pale_card_under_a_formations_first_card_that_shows_is_tried_above_it():
+    table, colour, ref = _pale_view({"flag5.south": ["CC", "R7"]}, "CC")
+    profile = builtin_profile("classic")
+    th = Templates(profile).th
+    zone = next(z for z in LAYOUT.zones if z.name == "flag5.south")
+    st = find_stack(zone, not_mat(colour, ref), colour, profile, th)
+    pale = find_stack(zone, not_mat(colour, ref, PALE_THRESHOLD), colour, profile, th)
+    assert st is not None
+    cc, r7 = (_zone_local_top(zone, c.corners)[1]
+              for c in sorted(table.cards, key=lambda c: c.order))
+    assert abs(st.top - r7) < NEAR  # the outline starts at the card that shows
+    both, above = with_pale(st, pale)
+    assert both is not None
+    assert abs(both.tops[0][0] - cc) < NEAR and not both.tops[0][1]
+    assert both.tops[1:] == st.tops
+    assert cc < above < r7
+    # Where the pale outline starts no higher, nothing is added.
+    assert with_pale(st, st) == (st, -math.inf)

@@ -64,3 +64,20 @@ def test_a_top_edges_strength_is_its_strips_second_to_fourth_weakest_as_sorting_
     got = lower_half_less_least([vals[:, :, i] for i in range(8)])
     assert got.dtype == np.float32
     assert np.array_equal(got, want)
+
+
+def test_a_soft_top_edge_over_a_sharp_stripe_is_still_a_line_tried():
+    # An orange card on a grey mat, its top edge as soft as a frame shows it; just
+    # under it the design prints a darker stripe across the width, whose two edges
+    # step more sharply. The edge must still be among the lines placed as the card's
+    # top.
+    rows, s = M + round(16 * TPL_PX) // 2, 8
+    x0, x1 = TopEdges(TW).strip_cols()
+    width = M * 2 + TW
+    big = np.full((rows * s, width * s, 3), (128, 128, 128), np.uint8)
+    big[11 * s:] = (40, 130, 225)  # the card, top edge at the boundary below row 10
+    big = cv2.GaussianBlur(big, (0, 0), 1.6 * s)
+    big[15 * s:21 * s] = (20, 75, 160)
+    crop = cv2.resize(big, (width, rows), interpolation=cv2.INTER_AREA)[:, x0:x1]
+    (_, lines, _), = TopEdges(TW).find(crop[None])
+    assert any(abs(r - 10) <= 1 for r in lines), lines
