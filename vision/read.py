@@ -80,9 +80,11 @@ from vision.reading.stack import (
     MIN_GAP_MM,
     PEAK_SEPARATION_MM,
     Ask,
+    card_shaped,
     edge_rows,
     find_stack,
-    with_pale,
+    outline,
+    pale_above,
 )
 from vision.reading.table_colour import by_table_colours
 from vision.reading.templates import LOCAL_FLOOR, LOCAL_SIGMA, Templates
@@ -306,12 +308,18 @@ class Reader:
         list at a time (``pale_all``: the mask at ``PALE_THRESHOLD``, none: not looked
         at)."""
         st = find_stack(zone, fg_all, colour_all, self.profile, self.templates.th)
-        pale_above = -math.inf
         # A pale card: alone in a zone that holds one (a tactic, terrain, a discard), or
         # a formation's first card above those that show.
-        if pale_all is not None and (st is None if zone.kind != "formation" else st is not None):
-            st, pale_above = with_pale(st, find_stack(zone, pale_all, colour_all, self.profile,
-                                                      self.templates.th))
+        pale_from = -math.inf
+        if pale_all is not None and st is None and zone.kind != "formation":
+            # What only the pale mask shows stands where named; glare and shadows on an
+            # empty slot show there too, but as blots, not card-shaped.
+            pale = outline(zone, pale_all, self.profile)
+            if pale is not None and card_shaped(*pale):
+                st = find_stack(zone, pale_all, colour_all, self.profile, self.templates.th)
+                pale_from = math.inf
+        elif pale_all is not None and st is not None and zone.kind == "formation":
+            st, pale_from = pale_above(st, outline(zone, pale_all, self.profile))
         if st is None:
             return []
         p = self.profile
@@ -468,7 +476,7 @@ class Reader:
             reads.pop()
             sure.pop()
         # What only the pale mask shows stands where a card is named there.
-        reads = [rd for rd in reads if rd.token != UNKNOWN or rd.top_local >= pale_above]
+        reads = [rd for rd in reads if rd.token != UNKNOWN or rd.top_local >= pale_from]
         for k, rd in enumerate(reads):
             rd.order = k
         return reads

@@ -386,6 +386,8 @@ def _pale_zone_reads(zone, tops, shows, classic, monkeypatch):
         np.zeros(mask.shape[0], np.float32), [(top, True)], classic, th)
         for mask, top in zip((fg, pale), tops, strict=True)}
     monkeypatch.setattr(read, "find_stack", lambda z, mask, *args: outlines[id(mask)])
+    monkeypatch.setattr(read, "outline", lambda z, mask, p: None if outlines[id(mask)] is None
+                        else (mask, outlines[id(mask)].top, outlines[id(mask)].bottom))
 
     def band(ask: read.Ask) -> read.CardRead | None:
         if ask.t not in shows:

@@ -63,6 +63,13 @@ def mostly(mask: Image) -> NDArray[np.bool_]:
     return 2 * sums(mask, 0) > mask.shape[0]
 
 
+def card_shaped(fg: Image, top: float, bottom: float) -> bool:
+    """Whether what a zone's mask (``fg``, card tops up) holds from row ``top`` to
+    ``bottom`` is card-wide in most of its rows."""
+    block = fg[int(top):int(bottom)]
+    return bool(len(block) and (block.mean(axis=0) > 0.8).sum() > 40)
+
+
 def card_centre(covered: NDArray[np.bool_], card_w: float, fallback: float) -> float:
     """Where a card-wide window covers the most ``covered`` columns: robust to a
     neighbour's edge."""
@@ -135,8 +142,7 @@ class Stack:
 
     def card_shaped(self, top: float) -> bool:
         """Whether what lies from ``top`` down is card-wide in most of its rows."""
-        block = self.fg[int(top):int(self.bottom)]
-        return bool(len(block) and (block.mean(axis=0) > 0.8).sum() > 40)
+        return card_shaped(self.fg, top, self.bottom)
 
     def bottom_edge(self, top: float) -> float | None:
         """How strongly the colour steps where the bottom edge of a card whose top is at
@@ -186,10 +192,11 @@ def _grad(zone: Zone, colour_all: FloatImage, inner: slice) -> FloatImage:
     return np.asarray(np.convolve(grad, [0.25, 0.5, 0.25], mode="same"), np.float32)
 
 
-def find_stack(zone: Zone, fg_all: Image, colour_all: FloatImage, profile: DeckProfile,
-               th: int) -> Stack | None:
-    """The stack at ``zone`` in a frame's not-mat mask and true colours (top-down,
-    ``zones``), or ``None`` where nothing there is card-shaped."""
+def outline(zone: Zone, fg_all: Image, profile: DeckProfile,
+            ) -> tuple[Image, float, float] | None:
+    """The zone's view of a not-mat mask (card tops up) and the first and last rows of
+    its stack's outline, rows nearly half a card wide; ``None`` where there are too
+    few such rows for a card's band."""
     p = profile
     crop = zone_crop(zone, fg_all)
     # A stack shows at least two rows nearly half a card wide (below): with fewer
@@ -206,7 +213,18 @@ def find_stack(zone: Zone, fg_all: Image, colour_all: FloatImage, profile: DeckP
     ok = np.nonzero(rows >= 0.45 * p.card_w * LOW_PX)[0]
     if len(ok) == 0 or ok[-1] - ok[0] < p.band_mm * 0.8:
         return None
-    top, bottom = float(ok[0]), float(ok[-1] + 1)
+    return fg, float(ok[0]), float(ok[-1] + 1)
+
+
+def find_stack(zone: Zone, fg_all: Image, colour_all: FloatImage, profile: DeckProfile,
+               th: int) -> Stack | None:
+    """The stack at ``zone`` in a frame's not-mat mask and true colours (top-down,
+    ``zones``), or ``None`` where nothing there is card-shaped."""
+    p = profile
+    found = outline(zone, fg_all, p)
+    if found is None:
+        return None
+    fg, top, bottom = found
     cols = mostly(fg[int(top):int(bottom)])
     ccols = np.nonzero(cols)[0]
     if len(ccols) < 10:
@@ -248,26 +266,19 @@ def find_stack(zone: Zone, fg_all: Image, colour_all: FloatImage, profile: DeckP
     return Stack(zone, fg, top, bottom, cols, c0, c1, grad, tops, p, th, elsewhere)
 
 
-def with_pale(stack: Stack | None, pale: Stack | None) -> tuple[Stack | None, float]:
-    """A zone's stack with what its pale outline (``pale``: the stack in the mask at
-    ``zones.PALE_THRESHOLD``) shows more, and the row above which a card shows in the
-    pale outline only (such a card stands where it is named: glare and shadows show
-    there too, and would read as cards that ask).
-
-    Where nothing else shows, the pale stack is the zone's where it is card-shaped
-    (every read of it pale); where the pale outline starts MIN_GAP_MM or more above
-    the stack's, down to the same bottom, a pale card (a tactic under the first card
-    that shows) may lie there: its top is tried first.
-    """
-    if pale is None:
-        return stack, -math.inf
-    if stack is None:
-        # Glare and shadows on an empty slot are blots, not card-shaped.
-        return (pale, math.inf) if pale.card_shaped(pale.top) else (None, -math.inf)
-    if (pale.top <= stack.top - MIN_GAP_MM * LOW_PX
-            and abs(pale.bottom - stack.bottom) <= PALE_BOTTOM_MM * LOW_PX):
-        return (replace(stack, tops=[(pale.top, False), *stack.tops]),
-                stack.top - MIN_GAP_MM * LOW_PX / 2)
+def pale_above(stack: Stack, pale: tuple[Image, float, float] | None) -> tuple[Stack, float]:
+    """A formation's stack with its pale outline (``outline`` of the pale mask) as well,
+    and the row above which a card shows in the pale mask only (such a card stands
+    where it is named: glare and shadows show there too, and would read as cards that
+    ask): where the pale outline starts MIN_GAP_MM
+    or more above the stack's, down to the same bottom, a pale card (a tactic under
+    the first card that shows) may lie there, and its top is tried first."""
+    if pale is not None:
+        _, top, bottom = pale
+        if (top <= stack.top - MIN_GAP_MM * LOW_PX
+                and abs(bottom - stack.bottom) <= PALE_BOTTOM_MM * LOW_PX):
+            return (replace(stack, tops=[(top, False), *stack.tops]),
+                    stack.top - MIN_GAP_MM * LOW_PX / 2)
     return stack, -math.inf
 
 

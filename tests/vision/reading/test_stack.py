@@ -15,7 +15,14 @@ from vision.mat import standard_mat
 from vision.profile import builtin_profile
 from vision.reading.light import MatLight
 from vision.reading.placement import REFINE_MM
-from vision.reading.stack import card_centre, edge_rows, find_stack, with_pale
+from vision.reading.stack import (
+    card_centre,
+    card_shaped,
+    edge_rows,
+    find_stack,
+    outline,
+    pale_above,
+)
 from vision.reading.templates import Templates
 from vision.reading.zones import LOW_PX, PALE_THRESHOLD, ZONE_MARGIN, not_mat, top_down
 from vision.render_mat import render_mat
@@ -177,12 +184,13 @@ def test_a_pale_card_alone_in_its_zone_shows_in_the_pale_mask_only():
     th = Templates(profile).th
     zone = next(z for z in LAYOUT.zones if z.name == "flag3.south.env")
     assert find_stack(zone, not_mat(colour, ref), colour, profile, th) is None
-    pale = find_stack(zone, not_mat(colour, ref, PALE_THRESHOLD), colour, profile, th)
-    st, above = with_pale(None, pale)
-    assert st is pale and pale is not None
+    pale = not_mat(colour, ref, PALE_THRESHOLD)
+    found = outline(zone, pale, profile)
+    assert found is not None and card_shaped(*found)
+    st = find_stack(zone, pale, colour, profile, th)
+    assert st is not None
     t = _zone_local_top(zone, table.cards[0].corners)[1]
     assert abs(st.top - t) < NEAR, (st.top, t)
-    assert above == math.inf  # every card found there shows in the pale mask only
     # A round blot as pale (glare on the next empty slot) is no card.
     other = next(z for z in LAYOUT.zones if z.name == "flag5.south.env")
     centre = (round((other.rect.x + other.rect.w / 2) * LOW_PX),
@@ -190,9 +198,9 @@ def test_a_pale_card_alone_in_its_zone_shows_in_the_pale_mask_only():
     blot = np.zeros(SIZE[::-1], np.uint8)
     cv2.circle(blot, centre, round(25 * LOW_PX), 1, -1)
     colour[blot > 0] = ref[blot > 0].astype(np.float32) + 26.0
-    glare = find_stack(other, not_mat(colour, ref, PALE_THRESHOLD), colour, profile, th)
-    assert glare is not None  # wide and long enough to pass for a stack
-    assert with_pale(None, glare) == (None, -math.inf)
+    glare = outline(other, not_mat(colour, ref, PALE_THRESHOLD), profile)
+    assert glare is not None  # wide and long enough to pass for a stack's outline
+    assert not card_shaped(*glare)
 
 
 def test_a_pale_card_under_a_formations_first_card_that_shows_is_tried_above_it():
@@ -201,15 +209,16 @@ def test_a_pale_card_under_a_formations_first_card_that_shows_is_tried_above_it(
     th = Templates(profile).th
     zone = next(z for z in LAYOUT.zones if z.name == "flag5.south")
     st = find_stack(zone, not_mat(colour, ref), colour, profile, th)
-    pale = find_stack(zone, not_mat(colour, ref, PALE_THRESHOLD), colour, profile, th)
+    pale = outline(zone, not_mat(colour, ref, PALE_THRESHOLD), profile)
     assert st is not None
     cc, r7 = (_zone_local_top(zone, c.corners)[1]
               for c in sorted(table.cards, key=lambda c: c.order))
     assert abs(st.top - r7) < NEAR  # the outline starts at the card that shows
-    both, above = with_pale(st, pale)
+    both, above = pale_above(st, pale)
     assert both is not None
     assert abs(both.tops[0][0] - cc) < NEAR and not both.tops[0][1]
     assert both.tops[1:] == st.tops
     assert cc < above < r7
     # Where the pale outline starts no higher, nothing is added.
-    assert with_pale(st, st) == (st, -math.inf)
+    assert pale_above(st, outline(zone, not_mat(colour, ref), profile)) == (st, -math.inf)
+    assert pale_above(st, None) == (st, -math.inf)
