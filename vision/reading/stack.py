@@ -270,9 +270,9 @@ def pale_above(stack: Stack, pale: tuple[Image, float, float] | None) -> tuple[S
     """A formation's stack with its pale outline (``outline`` of the pale mask) as well,
     and the row above which a card shows in the pale mask only (such a card stands
     where it is named: glare and shadows show there too, and would read as cards that
-    ask): where the pale outline starts MIN_GAP_MM
-    or more above the stack's, down to the same bottom, a pale card (a tactic under
-    the first card that shows) may lie there, and its top is tried first."""
+    ask). Where the pale outline starts MIN_GAP_MM or more above the stack's, down to
+    the same bottom, a pale card (a tactic under the first card that shows) may lie
+    there: its top is tried first."""
     if pale is not None:
         _, top, bottom = pale
         if (top <= stack.top - MIN_GAP_MM * LOW_PX
