@@ -28,7 +28,6 @@ too.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Collection, Generator
 from typing import Final
@@ -80,11 +79,8 @@ from vision.reading.stack import (
     MIN_GAP_MM,
     PEAK_SEPARATION_MM,
     Ask,
-    card_shaped,
     edge_rows,
-    find_stack,
-    outline,
-    pale_above,
+    stack_in_masks,
 )
 from vision.reading.table_colour import by_table_colours
 from vision.reading.templates import LOCAL_FLOOR, LOCAL_SIGMA, Templates
@@ -307,19 +303,8 @@ class Reader:
         """A zone's cards, first played first: asks (yields) for the bands it reads, a
         list at a time (``pale_all``: the mask at ``PALE_THRESHOLD``, none: not looked
         at)."""
-        st = find_stack(zone, fg_all, colour_all, self.profile, self.templates.th)
-        # A pale card: alone in a zone that holds one (a tactic, terrain, a discard), or
-        # a formation's first card above those that show.
-        pale_from = -math.inf
-        if pale_all is not None and st is None and zone.kind != "formation":
-            # What only the pale mask shows stands where named; glare and shadows on an
-            # empty slot show there too, but as blots, not card-shaped.
-            pale = outline(zone, pale_all, self.profile)
-            if pale is not None and card_shaped(*pale):
-                st = find_stack(zone, pale_all, colour_all, self.profile, self.templates.th)
-                pale_from = math.inf
-        elif pale_all is not None and st is not None and zone.kind == "formation":
-            st, pale_from = pale_above(st, outline(zone, pale_all, self.profile))
+        st, pale_from = stack_in_masks(zone, fg_all, colour_all, self.profile,
+                                       self.templates.th, pale_all)
         if st is None:
             return []
         p = self.profile

@@ -319,7 +319,7 @@ def test_a_card_whose_top_edge_drowned_is_found_even_below_a_stronger_line(class
     table = lay_table(stacks, "classic", np.random.default_rng(21), fan=(22.0, 22.0),
                       crooked_deg=0.0)
     frame = photograph(table, CAMERA, PLAIN, np.random.default_rng(4)).image
-    real = read_module.find_stack
+    real = stack.find_stack
 
     def drowned(zone, fg, colour, profile, th):
         st = real(zone, fg, colour, profile, th)
@@ -332,7 +332,7 @@ def test_a_card_whose_top_edge_drowned_is_found_even_below_a_stronger_line(class
         grad[int(first + 12.0)] = 2.0 * float(grad.max())
         return dataclasses.replace(st, tops=certain, grad=grad) if first < last else st
 
-    monkeypatch.setattr(read_module, "find_stack", drowned)
+    monkeypatch.setattr(stack, "find_stack", drowned)
     reader = Reader(classic)
     cal = Calibrator().update(frame)
     assert reader.read(frame, cal).zones()["flag4.south"] == ["R5", "G9", "Y1"]
@@ -353,7 +353,7 @@ def test_of_close_tops_in_a_stack_the_one_that_reads_as_an_index_stands(classic,
     tops = [(0.0, True), (22 * px, False), (27 * px, False), (31 * px, False)]
     st = stack.Stack(zone, fg, 0.0, 110 * px, np.ones(fg.shape[1], bool), 0, fg.shape[1] - 1,
                      np.zeros(fg.shape[0], np.float32), tops, classic, Reader(classic).templates.th)
-    monkeypatch.setattr(read, "find_stack", lambda *args: st)
+    monkeypatch.setattr(stack, "find_stack", lambda *args: st)
     shows = {0.0: ("R5", 0.95, [("R5", 0.95)]), 22 * px: ("G9", 0.93, [("G9", 0.93)]),
              27 * px: (UNKNOWN, 0.7, [("G9", 0.6)])}  # 31 mm: no index at all
 
@@ -385,8 +385,8 @@ def _pale_zone_reads(zone, tops, shows, classic, monkeypatch):
         zone, mask, top, 110 * px, np.ones(mask.shape[1], bool), 0, mask.shape[1] - 1,
         np.zeros(mask.shape[0], np.float32), [(top, True)], classic, th)
         for mask, top in zip((fg, pale), tops, strict=True)}
-    monkeypatch.setattr(read, "find_stack", lambda z, mask, *args: outlines[id(mask)])
-    monkeypatch.setattr(read, "outline", lambda z, mask, p: None if outlines[id(mask)] is None
+    monkeypatch.setattr(stack, "find_stack", lambda z, mask, *args: outlines[id(mask)])
+    monkeypatch.setattr(stack, "outline", lambda z, mask, p: None if outlines[id(mask)] is None
                         else (mask, outlines[id(mask)].top, outlines[id(mask)].bottom))
 
     def band(ask: read.Ask) -> read.CardRead | None:
@@ -481,13 +481,13 @@ def test_a_card_whose_pale_top_passes_for_mat_is_read_at_its_top_not_its_picture
     cal = Calibrator().update(frame)
     assert reader.read(frame, cal).zones() == stacks
     # Read only where the outline starts, neither card is named.
-    real_stack = read_module.find_stack
+    real_stack = stack.find_stack
 
     def outline_only(*args):
         st = real_stack(*args)
         return None if st is None else dataclasses.replace(st, elsewhere=())
 
-    monkeypatch.setattr(read_module, "find_stack", outline_only)
+    monkeypatch.setattr(stack, "find_stack", outline_only)
     got = reader.read(frame, cal).zones()
     assert all(got.get(z) != cards for z, cards in stacks.items()), got
 

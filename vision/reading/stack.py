@@ -282,6 +282,28 @@ def pale_above(stack: Stack, pale: tuple[Image, float, float] | None) -> tuple[S
     return stack, -math.inf
 
 
+
+def stack_in_masks(zone: Zone, fg_all: Image, colour_all: FloatImage, profile: DeckProfile,
+                   band_px: int, pale_all: Image | None = None) -> tuple[Stack | None, float]:
+    """A zone's stack (``find_stack`` in the not-mat mask ``fg_all``), and the row above
+    which a read shows in the pale mask ``pale_all`` only (none: not looked at): such a
+    read stands where it is named (``pale_above``). A pale card is sought alone in a zone
+    that holds one (a tactic, terrain, a discard) and shows nothing else, or as a
+    formation's first card above those that show."""
+    st = find_stack(zone, fg_all, colour_all, profile, band_px)
+    if pale_all is None:
+        return st, -math.inf
+    if st is None and zone.kind != "formation":
+        # Glare and shadows on an empty slot show in the pale mask too, but as blots,
+        # not card-shaped.
+        pale = outline(zone, pale_all, profile)
+        if pale is not None and card_shaped(*pale):
+            return find_stack(zone, pale_all, colour_all, profile, band_px), math.inf
+        return None, -math.inf
+    if st is not None and zone.kind == "formation":
+        return pale_above(st, outline(zone, pale_all, profile))
+    return st, -math.inf
+
 def first_tops(grad: FloatImage, top: float, bottom: float, card_h: float) -> tuple[float, ...]:
     """Where else the top of a stack outlined from ``top`` to ``bottom``, shorter than a
     card, may lie: a card's top or bottom printed as pale as the mat (a tactic's
