@@ -85,7 +85,7 @@ from vision.reading.stack import (
 from vision.reading.table_colour import by_table_colours
 from vision.reading.templates import LOCAL_FLOOR, LOCAL_SIGMA, Templates
 from vision.reading.tilt import LINES, STRIPS, TILT_APART, TILT_STEP, TILTS, Edge, TopEdges
-from vision.reading.trust import FACE_TRUST, NAME_AT, BandSaid, Rivals, face_speaks
+from vision.reading.trust import FACE_TRUST, NAME_AT, Rivals, face_speaks
 from vision.reading.zones import (
     FG_THRESHOLD,
     LOW_PX,
@@ -124,7 +124,6 @@ RETRY_MM: Final = (8.0, -8.0, 16.0)  # further places a stack's first or last ba
 FILL_GAP_MM: Final = 30.0  # more than any two fanned cards' tops lie apart
 FILL_TRIES: Final = 3  # edges tried in such a gap for the card hidden there
 AHEAD_SLACK_MM: Final = 3.0  # room a band asked ahead has to show whole (``_read_zone``)
-SLOTS: Final = frozenset({"environment", "flag", "guile"})  # zones of tactics or terrain
 
 
 _Asking = Generator[list[Ask], list[CardRead | None], list[CardRead]]
@@ -157,7 +156,6 @@ class Reader:
         self.face = face if model is not None else None
         self.layout = layout or standard_mat()
         lay = self.layout
-        self._kinds = {z.name: z.kind for z in lay.zones}
         self.low_size = (round(lay.width * LOW_PX), round(lay.height * LOW_PX))
         self._ref8 = render_mat(LOW_PX, lay)
         self.ref = self._ref8.astype(np.float32)
@@ -250,11 +248,10 @@ class Reader:
         band = two_nearest(np.stack([c.judged.distances for c in shown]),  # type: ignore[union-attr]
                            holds)
         agree = (look.best == band.best) | (look.best == band.second)
+        trusted = np.array([c.judged.named[1] for c in shown])  # type: ignore[union-attr]
         rivals = Rivals.of(self.face.tokens, band.best, band.second, band.nearest)
-        said = BandSaid(np.array([c.judged.named[1] for c in shown]),  # type: ignore[union-attr]
-                        rivals.same_value,
-                        np.array([self._kinds[c.zone] in SLOTS for c in shown]))
-        says = face_speaks(look.nearest, look.runner_up, look.best == band.best, said) & agree
+        says = face_speaks(look.nearest, look.runner_up, look.best == band.best,
+                           trusted, rivals.same_value) & agree
         alone = face_speaks(look.nearest, look.runner_up)
         for c, k, speaks, sure in zip(shown, look.best.tolist(), says.tolist(), alone.tolist(),
                                       strict=True):

@@ -14,7 +14,7 @@ from vision.designs import design
 from vision.face_model import FACE_PX, FACE_SEARCH_PX, FaceModel
 from vision.learnt import with_model
 from vision.profile import TPL_PX, DeckProfile, ProfileError, profile_from_cards
-from vision.reading.trust import BandSaid, face_speaks
+from vision.reading.trust import face_speaks
 
 TOKENS = [f"{c}{v}" for c in "RBG" for v in (2, 5, 7, 10)] + ["AL", "FOG"]
 
@@ -94,25 +94,13 @@ def test_an_agreeing_face_speaks_from_a_narrow_gap_only_where_the_band_trusts_it
     near = np.array([1.0, 1.0, 1.0, 3.5, 1.0])  # the fourth lies too far whatever the band says
     runner = near * np.e ** np.array([0.2, 0.2, 0.05, 0.5, 0.2])
     agreed = np.full(5, True)
-    # The second's band is unsure; the last's holds the same numeral in another suit
-    # next (one lamp's colour); all in formations.
-    band = BandSaid(np.array([0.9, 0.3, 0.9, 0.99, 0.99]),
-                    np.array([False, False, False, False, True]), np.full(5, False))
+    band = np.array([0.9, 0.3, 0.9, 0.99, 0.99])  # the second's band is unsure
+    # The last's band holds the same numeral in another suit next: one lamp's colour.
+    rival = np.array([False, False, False, False, True])
     assert face_speaks(near, runner, agreed).tolist() == [False] * 5
-    assert face_speaks(near, runner, agreed, band).tolist() == [True, False, False, False, False]
-    assert face_speaks(near, runner, ~agreed, band).tolist() == [False] * 5
-
-
-def test_in_a_slot_of_tactics_an_agreeing_face_speaks_from_a_narrow_gap_whatever_the_band():
-    near = np.array([2.5, 2.5, 3.5])  # the last lies too far
-    runner = near * np.e ** np.array([0.25, 0.15, 0.5])
-    agreed = np.full(3, True)
-    nil = np.zeros(3)  # a name's band lies far from every card the model learnt
-    slot = BandSaid(nil, np.full(3, False), np.full(3, True))
-    assert face_speaks(near, runner, agreed, slot).tolist() == [True, False, False]
-    formation = slot._replace(slot=np.full(3, False))
-    assert face_speaks(near, runner, agreed, formation).tolist() == [False] * 3
-    assert face_speaks(near, runner, ~agreed, slot).tolist() == [False] * 3
+    assert face_speaks(near, runner, agreed, band, rival).tolist() == [True, False, False,
+                                                                       False, False]
+    assert face_speaks(near, runner, ~agreed, band, rival).tolist() == [False] * 5
 
 @pytest.fixture(scope="module")
 def table_of_faces():

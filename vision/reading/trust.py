@@ -193,37 +193,22 @@ FACE_GAP_AGREED: Final = 0.7
 # colour, and both took a red 5 for the purple (vision/ROUNDS.md).
 FACE_BAND_TRUST: Final = 0.7
 FACE_GAP_TRUSTED: Final = 0.1
-# In a slot of tactics or terrain (a few cards the zone may hold, told apart by name
-# and picture) an agreeing face speaks from FACE_GAP_SLOT whatever the band's trust: such
-# a band, a name, lies far from every card the model learnt, and its trust is nil
-# (vision/ROUNDS.md).
-FACE_GAP_SLOT: Final = 0.2
 FACE_TRUST: Final = 0.995
 
 
-class BandSaid(NamedTuple):
-    """Per face, what its card's band said: the trust in its nearest card, whether its
-    runner-up is that card's numeral in another suit, and whether the card lies in a
-    slot of tactics or terrain."""
-
-    trust: FloatImage
-    suit_rival: NDArray[np.bool_]
-    slot: NDArray[np.bool_]
-
-
 def face_speaks(nearest: FloatImage, runner_up: FloatImage,
-                agreed: NDArray[np.bool_] | None = None,
-                band: BandSaid | None = None) -> NDArray[np.bool_]:
+                agreed: NDArray[np.bool_] | None = None, band_trust: FloatImage | None = None,
+                suit_rival: NDArray[np.bool_] | None = None) -> NDArray[np.bool_]:
     """Per face, whether it names its card (its nearest card's and the runner-up's
     squared distances, ``band_model.two_nearest``); ``agreed``: whether that nearest
-    card is the band's nearest too (none: not known); ``band``: what the band said
-    (none: not known)."""
+    card is the band's nearest too (none: not known); ``band_trust``: the band's trust
+    in its nearest card, and ``suit_rival``: whether the band's runner-up is that card's
+    numeral in another suit (none: not known)."""
     gap = log_gap(nearest, runner_up)
     alone = (nearest <= FACE_NEAR) & (gap >= FACE_GAP)
     if agreed is None:
         return np.asarray(alone)
     wide = gap >= FACE_GAP_AGREED
-    if band is not None:
-        wide |= (band.trust >= FACE_BAND_TRUST) & ~band.suit_rival & (gap >= FACE_GAP_TRUSTED)
-        wide |= band.slot & (gap >= FACE_GAP_SLOT)
+    if band_trust is not None and suit_rival is not None:
+        wide |= (band_trust >= FACE_BAND_TRUST) & ~suit_rival & (gap >= FACE_GAP_TRUSTED)
     return np.asarray(alone | (agreed & (nearest <= FACE_NEAR_AGREED) & wide))
