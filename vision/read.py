@@ -85,7 +85,7 @@ from vision.reading.stack import (
 from vision.reading.table_colour import by_table_colours
 from vision.reading.templates import LOCAL_FLOOR, LOCAL_SIGMA, Templates
 from vision.reading.tilt import LINES, STRIPS, TILT_APART, TILT_STEP, TILTS, Edge, TopEdges
-from vision.reading.trust import FACE_TRUST, NAME_AT, Rivals, face_speaks
+from vision.reading.trust import FACE_TRUST, NAME_AT, face_speaks
 from vision.reading.zones import (
     FG_THRESHOLD,
     LOW_PX,
@@ -248,10 +248,7 @@ class Reader:
         band = two_nearest(np.stack([c.judged.distances for c in shown]),  # type: ignore[union-attr]
                            holds)
         agree = (look.best == band.best) | (look.best == band.second)
-        trusted = np.array([c.judged.named[1] for c in shown])  # type: ignore[union-attr]
-        rivals = Rivals.of(self.face.tokens, band.best, band.second, band.nearest)
-        says = face_speaks(look.nearest, look.runner_up, look.best == band.best,
-                           trusted, rivals.same_value) & agree
+        says = face_speaks(look.nearest, look.runner_up, look.best == band.best) & agree
         alone = face_speaks(look.nearest, look.runner_up)
         for c, k, speaks, sure in zip(shown, look.best.tolist(), says.tolist(), alone.tolist(),
                                       strict=True):

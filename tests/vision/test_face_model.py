@@ -89,19 +89,6 @@ def test_a_face_that_agrees_with_the_band_speaks_from_a_narrower_gap():
     assert face_speaks(near, runner, ~agreed).tolist() == [False, False, False, False]
 
 
-
-def test_an_agreeing_face_speaks_from_a_narrow_gap_only_where_the_band_trusts_its_card():
-    near = np.array([1.0, 1.0, 1.0, 3.5, 1.0])  # the fourth lies too far whatever the band says
-    runner = near * np.e ** np.array([0.2, 0.2, 0.05, 0.5, 0.2])
-    agreed = np.full(5, True)
-    band = np.array([0.9, 0.3, 0.9, 0.99, 0.99])  # the second's band is unsure
-    # The last's band holds the same numeral in another suit next: one lamp's colour.
-    rival = np.array([False, False, False, False, True])
-    assert face_speaks(near, runner, agreed).tolist() == [False] * 5
-    assert face_speaks(near, runner, agreed, band, rival).tolist() == [True, False, False,
-                                                                       False, False]
-    assert face_speaks(near, runner, ~agreed, band, rival).tolist() == [False] * 5
-
 @pytest.fixture(scope="module")
 def table_of_faces():
     """A calm table of a deck whose faces differ by rank (tune-00), the deck as drawn."""

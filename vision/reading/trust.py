@@ -187,28 +187,16 @@ FACE_NEAR: Final = 2.0
 FACE_GAP: Final = 1.0
 FACE_NEAR_AGREED: Final = 3.0
 FACE_GAP_AGREED: Final = 0.7
-# Where the band's own trust in that card is FACE_BAND_TRUST or more (under the bar
-# that names it), an agreeing face speaks from FACE_GAP_TRUSTED, unless the band's
-# runner-up is the same numeral in another suit: the face and the band see one lamp's
-# colour, and both took a red 5 for the purple (vision/ROUNDS.md).
-FACE_BAND_TRUST: Final = 0.7
-FACE_GAP_TRUSTED: Final = 0.1
 FACE_TRUST: Final = 0.995
 
 
 def face_speaks(nearest: FloatImage, runner_up: FloatImage,
-                agreed: NDArray[np.bool_] | None = None, band_trust: FloatImage | None = None,
-                suit_rival: NDArray[np.bool_] | None = None) -> NDArray[np.bool_]:
+                agreed: NDArray[np.bool_] | None = None) -> NDArray[np.bool_]:
     """Per face, whether it names its card (its nearest card's and the runner-up's
     squared distances, ``band_model.two_nearest``); ``agreed``: whether that nearest
-    card is the band's nearest too (none: not known); ``band_trust``: the band's trust
-    in its nearest card, and ``suit_rival``: whether the band's runner-up is that card's
-    numeral in another suit (none: not known)."""
+    card is the band's nearest too (none: not known)."""
     gap = log_gap(nearest, runner_up)
     alone = (nearest <= FACE_NEAR) & (gap >= FACE_GAP)
     if agreed is None:
         return np.asarray(alone)
-    wide = gap >= FACE_GAP_AGREED
-    if band_trust is not None and suit_rival is not None:
-        wide |= (band_trust >= FACE_BAND_TRUST) & ~suit_rival & (gap >= FACE_GAP_TRUSTED)
-    return np.asarray(alone | (agreed & (nearest <= FACE_NEAR_AGREED) & wide))
+    return np.asarray(alone | (agreed & (nearest <= FACE_NEAR_AGREED) & (gap >= FACE_GAP_AGREED)))
