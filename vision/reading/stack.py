@@ -282,7 +282,6 @@ def pale_above(stack: Stack, pale: tuple[Image, float, float] | None) -> tuple[S
     return stack, -math.inf
 
 
-
 def stack_in_masks(zone: Zone, fg_all: Image, colour_all: FloatImage, profile: DeckProfile,
                    band_px: int, pale_all: Image | None = None) -> tuple[Stack | None, float]:
     """A zone's stack (``find_stack`` in the not-mat mask ``fg_all``), and the row above
@@ -303,6 +302,7 @@ def stack_in_masks(zone: Zone, fg_all: Image, colour_all: FloatImage, profile: D
     if st is not None and zone.kind == "formation":
         return pale_above(st, outline(zone, pale_all, profile))
     return st, -math.inf
+
 
 def first_tops(grad: FloatImage, top: float, bottom: float, card_h: float) -> tuple[float, ...]:
     """Where else the top of a stack outlined from ``top`` to ``bottom``, shorter than a

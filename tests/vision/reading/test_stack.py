@@ -22,6 +22,7 @@ from vision.reading.stack import (
     find_stack,
     outline,
     pale_above,
+    stack_in_masks,
 )
 from vision.reading.templates import Templates
 from vision.reading.zones import LOW_PX, PALE_THRESHOLD, ZONE_MARGIN, not_mat, top_down
@@ -201,6 +202,13 @@ def test_a_pale_card_alone_in_its_zone_shows_in_the_pale_mask_only():
     glare = outline(other, not_mat(colour, ref, PALE_THRESHOLD), profile)
     assert glare is not None  # wide and long enough to pass for a stack's outline
     assert not card_shaped(*glare)
+    # Both masks asked at once: the card from the pale one, standing only where named;
+    # the blot no stack; without the pale mask, neither.
+    fg, pale = not_mat(colour, ref), not_mat(colour, ref, PALE_THRESHOLD)
+    found, named_from = stack_in_masks(zone, fg, colour, profile, th, pale)
+    assert found is not None and abs(found.top - t) < NEAR and named_from == math.inf
+    assert stack_in_masks(other, fg, colour, profile, th, pale) == (None, -math.inf)
+    assert stack_in_masks(zone, fg, colour, profile, th) == (None, -math.inf)
 
 
 def test_a_pale_card_under_a_formations_first_card_that_shows_is_tried_above_it():
@@ -222,3 +230,7 @@ def test_a_pale_card_under_a_formations_first_card_that_shows_is_tried_above_it(
     # Where the pale outline starts no higher, nothing is added.
     assert pale_above(st, outline(zone, not_mat(colour, ref), profile)) == (st, -math.inf)
     assert pale_above(st, None) == (st, -math.inf)
+    # Both masks asked at once: the pale top tried first, as pale_above adds it.
+    asked, named_from = stack_in_masks(zone, not_mat(colour, ref), colour, profile, th,
+                                       not_mat(colour, ref, PALE_THRESHOLD))
+    assert asked is not None and asked.tops == both.tops and named_from == above
