@@ -94,14 +94,16 @@ def by_table_colours(cards: Sequence[CardRead], model: BandModel, width: int,
                      elsewhere: Collection[str] = ()) -> None:
     """Name each of a frame's ``cards`` still unknown whose ``model`` hesitates between
     one value in two suits, by the colours of the cards of those suits named in the
-    frame (bands ``width`` px wide), where no other card is near and the card is named
-    neither in the frame nor ``elsewhere``; a card two bands would be is left to ask at
+    frame (bands ``width`` px wide), where no other card is near, the band lies within
+    the deck's drawings and the card is named neither in the frame nor ``elsewhere``; a card two bands would be is left to ask at
     both. Only cards whose judgement is still kept (``CardRead.judged``) count."""
     taken = {c.token for c in cards}.union(elsewhere)
     asks: list[tuple[CardRead, int, int, tuple[int, int]]] = []
     for c in cards:
         j = c.judged
-        if c.token != UNKNOWN or j is None:
+        # A band the trust leaves outside (its trust 0: ``trust.outside``) lies where no
+        # drawing of the deck's cards did, and its distances do not say the value.
+        if c.token != UNKNOWN or j is None or j.named[1] <= 0.0:
             continue
         per_dim = model.per_dimension(j.distances, j.height)
         look = two_nearest(per_dim[None], None if j.allowed is None else j.allowed[None])

@@ -45,13 +45,14 @@ def _placed(profile: DeckProfile, token: str, mix: str | None = None) -> Placed:
 
 
 def _card(profile: DeckProfile, model: BandModel, token: str, read: str = UNKNOWN,
-          near: dict[str, float] | None = None, mix: str | None = None) -> CardRead:
+          near: dict[str, float] | None = None, mix: str | None = None,
+          trust: float = 0.99) -> CardRead:
     """A card of ``token`` read as ``read``, its band at squared distances ``near``
-    from those cards (every other card far)."""
+    from those cards (every other card far), an unknown one trusted ``trust``."""
     d2 = np.full(len(model.tokens), 50.0)
     for t, d in (near or {}).items():
         d2[model.tokens.index(t)] = d
-    told = (read, 0.99 if read == UNKNOWN else 0.999, 0.9, [])
+    told = (read, trust if read == UNKNOWN else 0.999, 0.9, [])
     rows = profile.tops.shape[1]
     judged = Judged(_placed(profile, token, mix), rows, told, np.zeros(0), None, H, d2, told)
     return CardRead("north.flag1", 0, read, told[1], 0.9, [], judged=judged)
@@ -85,6 +86,16 @@ def test_a_card_the_tables_colours_cannot_settle_asks(deck, why, reds, near, els
     by_table_colours([*_table(profile, model, reds=reds), card], model, profile.tops.shape[2],
                      elsewhere)
     assert card.token == UNKNOWN, why
+
+
+def test_a_band_outside_the_decks_drawings_asks(deck):
+    # Where the trust leaves a band outside (a misplaced or half-covered band, far from
+    # every card's drawings), its distances do not say the value: on tuning decks such
+    # bands named O10 for an O2 and G2 for a B2.
+    profile, model = deck
+    card = _card(profile, model, "R3", near={"O3": 1.0, "R3": 1.1}, trust=0.0)
+    by_table_colours([*_table(profile, model), card], model, profile.tops.shape[2])
+    assert card.token == UNKNOWN
 
 
 def test_a_colour_halfway_between_the_suits_asks(deck):
