@@ -95,8 +95,9 @@ def by_table_colours(cards: Sequence[CardRead], model: BandModel, width: int,
     """Name each of a frame's ``cards`` still unknown whose ``model`` hesitates between
     one value in two suits, by the colours of the cards of those suits named in the
     frame (bands ``width`` px wide), where no other card is near, the band lies within
-    the deck's drawings and the card is named neither in the frame nor ``elsewhere``; a card two bands would be is left to ask at
-    both. Only cards whose judgement is still kept (``CardRead.judged``) count."""
+    the deck's drawings and the card is named neither in the frame nor ``elsewhere``;
+    a card two bands would be is left to ask at both. Only cards whose judgement is
+    still kept (``CardRead.judged``) count."""
     taken = {c.token for c in cards}.union(elsewhere)
     asks: list[tuple[CardRead, int, int, tuple[int, int]]] = []
     for c in cards:
