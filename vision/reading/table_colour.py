@@ -24,7 +24,7 @@ from vision.profile import sample_signatures
 from vision.reading.classify import colour_cut, colour_distance
 from vision.reading.placement import Placed
 from vision.reading.result import CardRead
-from vision.reading.trust import FLOOR, NAME_AT, troop_mark
+from vision.reading.trust import FLOOR, NAME_AT, OUTSIDE_TRUST, troop_mark
 from vision.types import FloatImage
 
 # Chosen on tuning designs' room frames (vision/ROUNDS.md, "A suit told by the table's
@@ -102,9 +102,9 @@ def by_table_colours(cards: Sequence[CardRead], model: BandModel, width: int,
     asks: list[tuple[CardRead, int, int, tuple[int, int]]] = []
     for c in cards:
         j = c.judged
-        # A band the trust leaves outside (its trust 0: ``trust.outside``) lies where no
-        # drawing of the deck's cards did, and its distances do not say the value.
-        if c.token != UNKNOWN or j is None or j.named[1] <= 0.0:
+        # A band the trust leaves outside (``trust.outside``) lies where no drawing of
+        # the deck's cards did, and its distances do not say the value.
+        if c.token != UNKNOWN or j is None or j.named[1] <= OUTSIDE_TRUST:
             continue
         per_dim = model.per_dimension(j.distances, j.height)
         look = two_nearest(per_dim[None], None if j.allowed is None else j.allowed[None])

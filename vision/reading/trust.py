@@ -88,6 +88,7 @@ FAR_AGREED: Final = 3.0
 COLOUR_OUT: Final = 15.0
 NEAR_PAIR: Final = 0.135
 FLOOR: Final = 1e-3  # a distance of nothing is as good as this
+OUTSIDE_TRUST: Final = 0.0  # the trust of a read ``outside`` leaves asking
 
 
 def log_gap(nearest: FloatImage, runner_up: FloatImage) -> FloatImage:
@@ -161,7 +162,8 @@ def trust(nearest: FloatImage, runner_up: FloatImage, agree: FloatImage,
     """Per read, the share of such reads that named the right card (0..1)."""
     ev = evidence(nearest, runner_up, agree, told, score, visible_mm, colour_off, pair,
                   typical_gap, soft_mm, rivals)
-    return np.where(outside(ev), 0.0, 1.0 / (1.0 + np.exp(-(ev @ WEIGHTS + BIAS))))
+    return np.where(outside(ev), OUTSIDE_TRUST,
+                    1.0 / (1.0 + np.exp(-(ev @ WEIGHTS + BIAS))))
 
 
 def outside(ev: FloatImage) -> NDArray[np.bool_]:

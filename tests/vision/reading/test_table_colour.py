@@ -21,6 +21,7 @@ from vision.reading.table_colour import (
     suit_by_colour,
     value_sure,
 )
+from vision.reading.trust import OUTSIDE_TRUST
 
 H = 16.0
 LAMP = np.array([0.8, 1.0, 1.25], np.float32)  # BGR: a warm lamp, reds pulled toward orange
@@ -93,7 +94,8 @@ def test_a_band_outside_the_decks_drawings_asks(deck):
     # every card's drawings), its distances do not say the value: on tuning decks such
     # bands named O10 for an O2 and G2 for a B2.
     profile, model = deck
-    card = _card(profile, model, "R3", near={"O3": 1.0, "R3": 1.1}, trust=0.0)
+    card = _card(profile, model, "R3", near={"O3": 1.0, "R3": 1.1},
+                 trust=OUTSIDE_TRUST)
     by_table_colours([*_table(profile, model), card], model, profile.tops.shape[2])
     assert card.token == UNKNOWN
 
