@@ -1,5 +1,6 @@
-"""Several reads of one table voted into one snapshot: per slot the token most reads
-agree on, each card at most once.
+"""Several reads of one table voted into one snapshot: per zone how many cards lie
+there (a card some read named counts, though other reads missed it), per slot the
+token most reads agree on, each card at most once.
 
 A read names a card only from a trust that was never wrong (``trust.NAME_AT``), so a
 card near that bar is asked about in read after read. Distinct photos, or frames a
@@ -53,7 +54,8 @@ Guesses = dict[str, list[tuple[str, float] | None]]
 def vote(reads: Sequence[dict[str, list[str]]],
          confidences: Sequence[Confidences] | None = None,
          guesses: Sequence[Guesses] | None = None) -> Snapshot:
-    """Per zone the most common card count, then per slot the majority token.
+    """Per zone a card count (``_count``), then per slot the majority token of the
+    reads that saw that many cards.
 
     A read that left a slot ``unknown`` abstains; a slot without a strict
     majority of one token among the others is ``unknown``; a token voted for at
@@ -69,8 +71,7 @@ def vote(reads: Sequence[dict[str, list[str]]],
     names = sorted({z for r in reads for z in r})
     confs = list(confidences) if confidences is not None else [{} for _ in reads]
     for z in names:
-        counts = Counter(len(r.get(z, [])) for r in reads)
-        n, _ = counts.most_common(1)[0]
+        n = _count([r.get(z, []) for r in reads])
         if n == 0:
             continue
         same = [(r.get(z, []), c.get(z, [])) for r, c in zip(reads, confs, strict=True)
@@ -101,6 +102,20 @@ def vote(reads: Sequence[dict[str, list[str]]],
             # Every read agreed on it: its share of the votes is all of them.
             zones[z][i], agree[z][i], sure[z][i] = token, 1.0, least
     return Snapshot(zones, agree, sure)
+
+
+def _count(seen: Sequence[Sequence[str]]) -> int:
+    """How many cards a zone holds, from what each read ``seen`` there: the count whose
+    reads name the most distinct cards, then the count most reads saw. A card some
+    read named is there (a name is given only from a trust never seen wrong), so a
+    frame that found and named a card its neighbours missed is not outvoted by them
+    (vision/ROUNDS.md)."""
+    counts = Counter(len(s) for s in seen)
+    named = {n: len({t for s in seen if len(s) == n for t in s if t != UNKNOWN})
+             for n in counts}
+    # ``most_common`` keeps the reads' order among equal counts, and ``max`` the first
+    # of equals: where no count names more cards, the count chosen is the most common.
+    return max((n for n, _ in counts.most_common()), key=lambda n: (named[n], counts[n]))
 
 
 def vote_photos(reads: Sequence[FrameRead]) -> Snapshot:

@@ -32,6 +32,20 @@ def test_vote_takes_majorities_and_places_each_card_once():
     assert twice.zones["a"] == ["R7"] and twice.zones["b"] == [UNKNOWN]
 
 
+def test_a_card_one_read_named_counts_though_the_other_reads_missed_it():
+    # A covered card two photos missed (glare on its band) and one found and named.
+    reads = [{"a": ["R7", "B3"]}, {"a": ["R7", "B3"]}, {"a": ["R7", "G5", "B3"]}]
+    assert vote(reads).zones == {"a": ["R7", "G5", "B3"]}
+    # A zone only one read found a card in, and named it.
+    assert vote([{}, {}, {"a": ["G5"]}]).zones == {"a": ["G5"]}
+    # The read that saw more named nothing more: the count most reads saw stands.
+    assert vote([{"a": ["R7", "B3"]}, {"a": ["R7", "B3"]},
+                 {"a": ["R7", UNKNOWN, "B3"]}]).zones == {"a": ["R7", "B3"]}
+    assert vote([{}, {}, {"a": [UNKNOWN]}]).zones == {}
+    # Counts naming as many cards: the one more reads saw (two against one).
+    assert vote([{"a": ["R7", UNKNOWN]}, {"a": ["R7"]}, {"a": ["R7"]}]).zones == {"a": ["R7"]}
+
+
 def test_vote_never_places_a_card_twice_when_frames_disagree_where_it_lies():
     # Each frame's read already holds R7 once (both sure: neither stands there).
     both = frame(("a", "R7", 1.0), ("b", "R7", 1.0), ("c", "B3", 1.0))
@@ -89,10 +103,12 @@ def test_a_guess_is_never_named_from_one_frame_or_one_frame_in_doubt():
     blind = [frame(("a", UNKNOWN, 0.99, sure)), frame(("a", UNKNOWN, 0.99, sure)),
              frame(("a", UNKNOWN, 0.0))]
     assert vote_photos(blind).zones == {"a": [UNKNOWN]}
-    # A frame that saw the zone hold another count of cards says nothing of its slots.
+    # Frames that saw the zone hold another count of cards say nothing of its slots:
+    # the third frame named a second card there, so the zone holds two, and the two
+    # frames that saw one card guess at neither slot.
     other = [frame(("a", UNKNOWN, 0.99, sure)), frame(("a", UNKNOWN, 0.99, sure)),
              frame(("a", UNKNOWN, 0.99, sure), ("a", "B3", 1.0))]
-    assert vote_photos(other).zones["a"] == [UNKNOWN]
+    assert vote_photos(other).zones["a"] == [UNKNOWN, "B3"]
 
 
 def test_a_guess_named_elsewhere_on_the_table_stays_unknown():
