@@ -152,14 +152,14 @@ class Templates:
         return windows(gray[y0:, x0:], 2 * s + 1, 2 * s + 1, hh, ww, step)
 
     def looks(self, grays: FloatImage, which: list[int], places: list[tuple[int, int]],
-              hv: int) -> FloatImage:
-        """The views (on every other pixel each way) of the bands ``grays[which]`` with
-        their index placed at ``places``, one per row; beyond a band's edge its edge
-        pixels repeat (as ``views`` pads)."""
+              hv: int, step: int = 2) -> FloatImage:
+        """The views (on every ``step``-th pixel each way) of the bands ``grays[which]``
+        with their index placed at ``places``, one per row; beyond a band's edge its
+        edge pixels repeat (as ``views`` pads)."""
         _, hgt, wid = grays.shape
         xy = np.array(places, np.intp).reshape(-1, 2)
-        rows = np.clip(xy[:, 1:] + IY + np.arange(0, hv - IY, 2), 0, hgt - 1)
-        cols = np.clip(xy[:, :1] + IX + np.arange(0, self.tw - 2 * IX, 2), 0, wid - 1)
+        rows = np.clip(xy[:, 1:] + IY + np.arange(0, hv - IY, step), 0, hgt - 1)
+        cols = np.clip(xy[:, :1] + IX + np.arange(0, self.tw - 2 * IX, step), 0, wid - 1)
         flat = (np.array(which, np.intp)[:, None] * hgt + rows) * wid
         return np.take(grays, flat[:, :, None] + cols[:, None, :]).reshape(len(xy), -1)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -19,6 +20,7 @@ from vision.reading.placement import (
     hypotheses,
 )
 from vision.reading.stack import Ask
+from vision.reading.templates import ncc_rows
 from vision.reading.zones import LOW_PX, ZONE_MARGIN, top_down
 from vision.synth import Conditions, lay_table, photograph
 
@@ -86,3 +88,20 @@ def test_placements_the_shift_search_covers_are_looked_at_once():
 ])
 def test_the_search_moves_on_only_while_the_best_fit_lies_beyond(fits, way):
     assert beyond(np.array(fits, np.float32)) == way
+
+
+@pytest.mark.parametrize(("dx", "dy"), [(2, 1), (-1, 2), (2, -2)])
+def test_a_placement_a_pixel_or_two_off_the_index_is_looked_at_nearer_it(reader, dx, dy):
+    # A line in the art, or the layout's fit at half resolution, puts a placement a
+    # pixel or two off the index: the quick look also weighs the places a pixel from
+    # each, and settles within a pixel of the card, where the shift search finds it.
+    profile, placer = builtin_profile("classic"), reader.placer
+    tp = placer.templates
+    hv = tp.th
+    _, tpl = tp.normalised(hv, 2)
+    for i in range(3, len(profile.tokens), 11):
+        grays = cv2.copyMakeBorder(profile.gray[i], M, M, M, M, cv2.BORDER_REPLICATE)[None]
+        hyps = [(M - dx, M - dy), (M + 9, M + 7)]  # the card's index lies at (M, M)
+        points = ncc_rows(tp.looks(grays, [0, 0], hyps, hv), tpl)
+        x, y = placer._nearby(grays, 0, hyps, points, hv, tpl)
+        assert abs(x - M) <= SHIFT_PX and abs(y - M) <= SHIFT_PX, profile.tokens[i]
