@@ -29,11 +29,11 @@ from vision.types import GREY_BGR, FloatImage, Image
 REFINE_MM: Final = 5.0  # how far the band may be from where the low-res view put it
 SHIFT_PX: Final = 1  # template search range around the chosen placement, each way
 RECENTRE: Final = 3  # searches around the placement, each centred on the last one's best
-# The quick look weighs each placement a pixel either way too (NEAR): it samples
-# every other pixel, and a sharp numeral a pixel or two off its place looks less like
-# itself than a broad header edge looks like a tactic's. Those looks are coarser (every
-# NEAR_STEP-th pixel) and weigh only each placement's NEAR_LEADERS best cards: nine
-# looks at a placement with every card cost a sixth more a frame.
+# The quick look judges each placement by its best a pixel either way too (NEAR): it
+# samples every other pixel, and a sharp numeral a pixel or two off its place looks
+# less like itself than a broad header edge looks like a tactic's. Those looks are
+# coarser (every NEAR_STEP-th pixel) and weigh only each placement's NEAR_LEADERS best
+# cards: nine looks at a placement with every card cost a sixth more a frame.
 NEAR: Final = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1))
 NEAR_LEADERS: Final = 3
 NEAR_STEP: Final = 4
@@ -168,16 +168,17 @@ class Placer:
 
     def _nearby(self, grays: FloatImage, j: int, hyps: list[tuple[int, int]],
                 points: FloatImage, hv: int, tpl: FloatImage) -> tuple[int, int]:
-        """Of the placements ``hyps`` of band ``grays[j]`` and those a pixel from each
-        (``NEAR``), the one some card explains best, looked at on every NEAR_STEP-th
+        """Of the placements ``hyps`` of band ``grays[j]``, the one some card explains
+        best a pixel either way of it (``NEAR``), looked at on every NEAR_STEP-th
         pixel and weighed only with the cards that explain some placement best
-        already (``points``: each placement's correlations)."""
+        already (``points``: each placement's correlations). The placement itself
+        stands, not the pixel beside it: the shift search looks there next."""
         leaders = np.unique(np.argpartition(-points, NEAR_LEADERS - 1, axis=1)[:, :NEAR_LEADERS])
         places = [(x + dx, y + dy) for x, y in hyps for dx, dy in NEAR]
         coarse = self.templates.normalised(hv, NEAR_STEP)[1]
         fit = ncc_rows(self.templates.looks(grays, [j] * len(places), places, hv, NEAR_STEP),
                        np.ascontiguousarray(coarse[:, leaders])).max(axis=1)
-        return places[int(np.argmax(fit))]
+        return hyps[int(np.argmax(fit)) // len(NEAR)]
 
     def place_many(self, bands: list[Band], edges: list[tuple[float, list[int]]],
                    frame: Image) -> list[Placed]:
