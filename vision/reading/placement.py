@@ -173,7 +173,8 @@ class Placer:
         pixel and weighed only with the cards that explain some placement best
         already (``points``: each placement's correlations). The placement itself
         stands, not the pixel beside it: the shift search looks there next."""
-        leaders = np.unique(np.argpartition(-points, NEAR_LEADERS - 1, axis=1)[:, :NEAR_LEADERS])
+        k = min(NEAR_LEADERS, points.shape[1])  # a deck of fewer cards: all of them
+        leaders = np.unique(np.argpartition(-points, k - 1, axis=1)[:, :k])
         places = [(x + dx, y + dy) for x, y in hyps for dx, dy in NEAR]
         coarse = self.templates.normalised(hv, NEAR_STEP)[1]
         fit = ncc_rows(self.templates.looks(grays, [j] * len(places), places, hv, NEAR_STEP),
