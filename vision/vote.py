@@ -113,9 +113,10 @@ def _count(seen: Sequence[Sequence[str]]) -> int:
     counts = Counter(len(s) for s in seen)
     named = {n: len({t for s in seen if len(s) == n for t in s if t != UNKNOWN})
              for n in counts}
-    # ``most_common`` keeps the reads' order among equal counts, and ``max`` the first
-    # of equals: where no count names more cards, the count chosen is the most common.
-    return max((n for n, _ in counts.most_common()), key=lambda n: (named[n], counts[n]))
+    # ``most_common`` lists the counts most seen first (in the reads' order among
+    # equals), and ``max`` keeps the first of equals: where no count names more cards,
+    # the count chosen is the most common.
+    return max((n for n, _ in counts.most_common()), key=named.__getitem__)
 
 
 def vote_photos(reads: Sequence[FrameRead]) -> Snapshot:

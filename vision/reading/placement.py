@@ -167,7 +167,7 @@ class Placer:
         return (np.minimum(left, right).argmax(axis=1) + 1).tolist()  # both must show
 
     def _nearby(self, grays: FloatImage, j: int, hyps: list[tuple[int, int]],
-                points: FloatImage, hv: int, tpl: FloatImage) -> tuple[int, int]:
+                points: FloatImage, hv: int) -> tuple[int, int]:
         """Of the placements ``hyps`` of band ``grays[j]``, the one some card explains
         best a pixel either way of it (``NEAR``), looked at on every NEAR_STEP-th
         pixel and weighed only with the cards that explain some placement best
@@ -215,7 +215,7 @@ class Placer:
                 k = 0
                 for j in many:
                     n = len(hyps[j])
-                    at[idx[j]] = self._nearby(grays, j, hyps[j], points[k:k + n], hv, tpl)
+                    at[idx[j]] = self._nearby(grays, j, hyps[j], points[k:k + n], hv)
                     k += n
             # Every token there over small shifts.
             seen = [tp.views(warped[i][1], *at[i], hv, SHIFT_PX, 2) for i in idx]

@@ -106,4 +106,4 @@ def test_of_two_placements_the_one_a_pixel_from_the_index_is_chosen(reader, near
         grays = cv2.copyMakeBorder(profile.gray[i], M, M, M, M, cv2.BORDER_REPLICATE)[None]
         hyps = [far, near]
         points = ncc_rows(tp.looks(grays, [0, 0], hyps, hv), tpl)
-        assert placer._nearby(grays, 0, hyps, points, hv, tpl) == near, profile.tokens[i]
+        assert placer._nearby(grays, 0, hyps, points, hv) == near, profile.tokens[i]
