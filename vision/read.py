@@ -105,8 +105,8 @@ _BLAS: Final = ThreadpoolController()
 # The steps' constants stand in their modules; they are importable from here as before.
 __all__ = [
     "AHEAD_SLACK_MM", "COLOUR_FLOOR", "COLOUR_WEIGHT", "COVER_SLACK_MM", "FG_THRESHOLD",
-    "FILL_GAP_MM", "FILL_TRIES", "FINE_TILTS", "GLARE_LEAST", "GLARE_MAT_MM", "GLARE_MAT_SAMPLES", "GLARE_MOST",
-    "GLARE_PALEST", "INDEX_FIT", "INDEX_GOOD", "INDEX_LIKE", "LIGHT_SAMPLES", "LINES",
+    "FILL_GAP_MM", "FILL_TRIES", "FINE_TILTS", "GLARE_LEAST", "GLARE_MAT_MM",
+    "GLARE_MAT_SAMPLES", "GLARE_MOST", "GLARE_PALEST", "INDEX_FIT", "INDEX_GOOD", "INDEX_LIKE", "LIGHT_SAMPLES", "LINES",
     "LOCAL_FIT", "LOCAL_FLOOR", "LOCAL_MARGIN", "LOCAL_SIGMA", "LOW_PX", "MAX_RANK_GAP",
     "MIN_EDGE", "MIN_GAP_MM", "MIN_MARGIN", "MIN_SCORE", "NAME_AT", "NO_INDEX",
     "PAIR_COLOUR_SCALE", "PEAK_SEPARATION_MM", "RECENTRE", "REFINE_MM", "RETRY_MM",
@@ -117,9 +117,9 @@ __all__ = [
 
 SURE: Final = 0.75  # a read less confident than this is tried at the runner-up tilt too
 TILT_WORTH: Final = 0.6  # unless no token ranks this high for it: no tilt makes it a card
-# A doubtful read is tried a little either way of its found tilt too: the top edge's
-# tilt is a hundredth off for some three cards in ten, and a numeral's fit peaks at the
-# card's own tilt (tune decks: right reads rose with the true tilt given to every band).
+# A doubtful read is tried this far either way of its found tilt too: the top edge's
+# tilt is a hundredth off for some three cards in ten, and a numeral fits best at its
+# card's own tilt.
 FINE_TILTS: Final = (-0.01, 0.01)
 INDEX_LIKE: Final = 0.8  # a weak edge is a card only if its band matches this well
 NO_INDEX: Final = 0.4  # a band no token ranks this high for is no card (a real card
@@ -531,24 +531,22 @@ class Reader:
                                                     [pl for _, _, pl in fits], soft), strict=True):
             bands[i], placed[i], reads[i] = b, pl, rd
         # A doubtful read: a printed line of the mat or a covering card's edge may have
-        # passed for this card's edge. The runner-up tilt is tried; the tilt at which
-        # some card fits the band better stands, with what it reads (a read is never
-        # shopped for: a worse fit that names a card is a guess). Not for a band that
-        # looked like no index (a line in the art), nor for one no token ranks even
-        # TILT_WORTH for: on the 30 cached bench frames neither ever became a card at
-        # the runner-up tilt, and they were five of every six tried.
+        # passed for this card's edge. The runner-up tilt is tried, and FINE_TILTS either
+        # way of its own, all at once; the tilt at which some card fits the band best
+        # stands, with what it reads (a read is never shopped for: a worse fit that
+        # names a card is a guess). Not for a band that looked like no index (a line in
+        # the art), nor for one no token ranks even TILT_WORTH for: on the 30 cached
+        # bench frames neither ever became a card at the runner-up tilt, and they were
+        # five of every six tried.
         doubt = [i for i, rd in enumerate(reads)
                  if rd is not None and (rd.token == UNKNOWN or rd.confidence < SURE)
                  and rd.candidates and rd.candidates[0][1] >= TILT_WORTH]
-        # Each is tried at the runner-up tilt and a little either way of its own, all at
-        # once; the best fit of all stands.
-        who = doubt * (1 + len(FINE_TILTS))
-        tilted = placer.place_many(
-            [bands[i] for i in who],
-            [(edges[i][2], edges[i][1]) for i in doubt]
-            + [(placed[i].slope + d, edges[i][1]) for d in FINE_TILTS for i in doubt], frame)
+        tries = ([(i, edges[i][2]) for i in doubt]
+                 + [(i, placed[i].slope + d) for d in FINE_TILTS for i in doubt])
+        tilted = placer.place_many([bands[i] for i, _ in tries],
+                                   [(slope, edges[i][1]) for i, slope in tries], frame)
         best: dict[int, Placed] = {}
-        for i, pl in zip(who, tilted, strict=True):
+        for (i, _), pl in zip(tries, tilted, strict=True):
             if float(pl.corr.max()) > float(best.get(i, placed[i]).corr.max()):
                 best[i] = pl
         better = sorted(best.items())
