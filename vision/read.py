@@ -105,7 +105,7 @@ _BLAS: Final = ThreadpoolController()
 # The steps' constants stand in their modules; they are importable from here as before.
 __all__ = [
     "AHEAD_SLACK_MM", "COLOUR_FLOOR", "COLOUR_WEIGHT", "COVER_SLACK_MM", "FG_THRESHOLD",
-    "FILL_GAP_MM", "FILL_TRIES", "FINE_TILTS", "GLARE_LEAST", "GLARE_MAT_MM",
+    "FILL_GAP_MM", "FILL_TRIES", "FINE_STEPS", "FINE_TILTS", "GLARE_LEAST", "GLARE_MAT_MM",
     "GLARE_MAT_SAMPLES", "GLARE_MOST", "GLARE_PALEST", "INDEX_FIT", "INDEX_GOOD", "INDEX_LIKE", "LIGHT_SAMPLES", "LINES",
     "LOCAL_FIT", "LOCAL_FLOOR", "LOCAL_MARGIN", "LOCAL_SIGMA", "LOW_PX", "MAX_RANK_GAP",
     "MIN_EDGE", "MIN_GAP_MM", "MIN_MARGIN", "MIN_SCORE", "NAME_AT", "NO_INDEX",
@@ -121,6 +121,7 @@ TILT_WORTH: Final = 0.6  # unless no token ranks this high for it: no tilt makes
 # tilt is a hundredth off for some three cards in ten, and a numeral fits best at its
 # card's own tilt.
 FINE_TILTS: Final = (-0.01, 0.01)
+FINE_STEPS: Final = 4  # steps each way at most (a card laid 0.04 off its found tilt)
 INDEX_LIKE: Final = 0.8  # a weak edge is a card only if its band matches this well
 NO_INDEX: Final = 0.4  # a band no token ranks this high for is no card (a real card
 # read unknown under glare still ranks about 0.45 or more)
@@ -531,9 +532,11 @@ class Reader:
                                                     [pl for _, _, pl in fits], soft), strict=True):
             bands[i], placed[i], reads[i] = b, pl, rd
         # A doubtful read: a printed line of the mat or a covering card's edge may have
-        # passed for this card's edge. The runner-up tilt is tried, and FINE_TILTS either
-        # way of its own, all at once; the tilt at which some card fits the band best
-        # stands, with what it reads (a read is never shopped for: a worse fit that
+        # passed for this card's edge, or its edge's tilt is a little off. The runner-up
+        # tilt is tried (the index looked for afresh), and the found tilt stepped
+        # FINE_TILTS either way with the index where it was found, on each way while the
+        # fit rises, up to FINE_STEPS steps; the tilt at which some card fits the band
+        # best stands, with what it reads (a read is never shopped for: a worse fit that
         # names a card is a guess). Not for a band that looked like no index (a line in
         # the art), nor for one no token ranks even TILT_WORTH for: on the 30 cached
         # bench frames neither ever became a card at the runner-up tilt, and they were
@@ -541,14 +544,29 @@ class Reader:
         doubt = [i for i, rd in enumerate(reads)
                  if rd is not None and (rd.token == UNKNOWN or rd.confidence < SURE)
                  and rd.candidates and rd.candidates[0][1] >= TILT_WORTH]
-        tries = ([(i, edges[i][2]) for i in doubt]
-                 + [(i, placed[i].slope + d) for d in FINE_TILTS for i in doubt])
-        tilted = placer.place_many([bands[i] for i, _ in tries],
-                                   [(slope, edges[i][1]) for i, slope in tries], frame)
         best: dict[int, Placed] = {}
-        for (i, _), pl in zip(tries, tilted, strict=True):
+
+        def keep(i: int, pl: Placed) -> None:
             if float(pl.corr.max()) > float(best.get(i, placed[i]).corr.max()):
                 best[i] = pl
+
+        for i, pl in zip(doubt, placer.place_many(
+                [bands[i] for i in doubt], [(edges[i][2], edges[i][1]) for i in doubt], frame),
+                strict=True):
+            keep(i, pl)
+        walk = [(i, d, placed[i]) for i in doubt for d in FINE_TILTS]
+        for _ in range(FINE_STEPS):
+            if not walk:
+                break
+            tried = placer.place_many(
+                [bands[i] for i, _, _ in walk], [(pl.slope + d, edges[i][1]) for i, d, pl in walk],
+                frame, [placer.turned(bands[i], pl, pl.slope + d) for i, d, pl in walk])
+            rising = []
+            for (i, d, pl), new in zip(walk, tried, strict=True):
+                if float(new.corr.max()) > float(pl.corr.max()):
+                    keep(i, new)
+                    rising.append((i, d, new))
+            walk = rising
         better = sorted(best.items())
         for (i, _), rd in zip(better, self._cards([bands[i] for i, _ in better],
                                                   [pl for _, pl in better], soft), strict=True):

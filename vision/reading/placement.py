@@ -114,6 +114,13 @@ class Placer:
                 and pl.tx + IX + ww + SHIFT_PX <= pl.gray.shape[1]
                 and pl.ty + IY + hh + SHIFT_PX <= pl.gray.shape[0])
 
+    def turned(self, band: Band, pl: Placed, slope: float) -> tuple[int, int]:
+        """Where the index ``pl`` found lies in ``band`` warped at ``slope`` instead
+        (crop px, to the nearest)."""
+        at = self.band_matrix(band.u0, band.v0, pl.slope) @ np.array([pl.tx, pl.ty, 1.0])
+        x, y, _ = np.linalg.solve(self.band_matrix(band.u0, band.v0, slope), at)
+        return round(float(x)), round(float(y))
+
     def moved(self, band: Band, pl: Placed) -> Band:
         """The band warped with its index where ``pl`` found it, at its slope."""
         w = self.card_w
@@ -182,10 +189,12 @@ class Placer:
         return hyps[int(np.argmax(fit)) // len(NEAR)]
 
     def place_many(self, bands: list[Band], edges: list[tuple[float, list[int]]],
-                   frame: Image) -> list[Placed]:
+                   frame: Image, starts: list[tuple[int, int]] | None = None,
+                   ) -> list[Placed]:
         """Each band warped upright at its slope and where in it the index lies (the
-        placement some card explains best), with the tokens that may be the card and
-        their correlations with the band over small shifts there.
+        placement some card explains best; given ``starts``, searched around those
+        only), with the tokens that may be the card and their correlations with the
+        band over small shifts there.
 
         Bands of one visible height are compared with the templates together.
         """
@@ -200,9 +209,10 @@ class Placer:
         corrs: list[FloatImage] = [np.zeros(0, np.float32)] * len(bands)
         for hv, idx in groups.items():
             grays = np.stack([warped[i][1] for i in idx])
-            hyps = [hypotheses(fit, edges[i][1], sx) for i, fit, sx in zip(
-                idx, self._layout_fits([warped[i][2] for i in idx], hv),
-                self._sides(grays, hv), strict=True)]
+            hyps = [[starts[i]] for i in idx] if starts is not None else [
+                hypotheses(fit, edges[i][1], sx) for i, fit, sx in zip(
+                    idx, self._layout_fits([warped[i][2] for i in idx], hv),
+                    self._sides(grays, hv), strict=True)]
             tpl = tp.normalised(hv, 2)[1]
             # Which placement some card explains best.
             many = [j for j, h in enumerate(hyps) if len(h) > 1]
