@@ -20,6 +20,7 @@ model trained in, once per run.
 
 from __future__ import annotations
 
+import statistics
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -73,7 +74,6 @@ class DriveReport:
     ruling_checks: int = 0
     ruling_mismatches: int = 0  # while the companion was settled: a confident wrong ruling
     unsettled_steps: int = 0  # steps after which the companion still asked for help
-    latencies_ms: list[float] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     # Every card of each new snapshot of a laid table against what lies there, by the
     # reader's confidence (whatever the tracker's threshold): [named, wrong] per band.
@@ -286,6 +286,9 @@ class VisionGame:
     deck: str = "builtin"
     card_mm: tuple[float, float] = (0.0, 0.0)  # the cards the table was drawn with
     profile: str = ""  # the name of the profile the reader read with
+    # Each read's CPU time, ms: the live path reads only the zones that changed (and
+    # those it was unsure of), the whole table after a camera move and now and then.
+    read_ms: tuple[float, ...] = ()
 
     def figures(self) -> dict[str, object]:
         record = read_journal(self.journal)
@@ -298,6 +301,7 @@ class VisionGame:
             "table_changes": sum(s.on_table for s in steps),
             "frames": self.frames,
             "reads": self.reads,
+            "read_ms_median": round(statistics.median(self.read_ms), 1) if self.read_ms else None,
             "nudges": self.report.nudges,
             "corrections": self.report.corrections,
             "wrong_events": self.report.wrong_events,
@@ -406,7 +410,8 @@ def play_through_vision(script: Script, journal_dir: Path, variant: Variant | No
         journal.close()
     return VisionGame(script, companion, report, journal.path, time.perf_counter() - start,
                       _cpu() - cpu, table.vision.frames_read, table.vision.reads, deck.name,
-                      as_art(table.frames.style).card_mm, table.vision.reader.profile.name)
+                      as_art(table.frames.style).card_mm, table.vision.reader.profile.name,
+                      tuple(table.vision.read_ms))
 
 
 def _cpu() -> float:
@@ -442,6 +447,10 @@ def totals(rows: list[dict[str, object]]) -> dict[str, object]:
         "table_changes": total("table_changes"),
         "unsettled_steps": total("unsettled_steps"),
         "cards_unknown": total("cards_unknown"),
+        # the middle game's median read (each game's reads are mostly of one or two zones)
+        "read_ms_median": statistics.median(ms) if (ms := [
+            float(str(r["read_ms_median"])) for r in rows
+            if r.get("read_ms_median") is not None]) else None,
         # [named, wrong] per confidence band, over the games
         "reliability": {band: [sum(r["reliability"][band][i]  # type: ignore[index]
                                    for r in rows) for i in (0, 1)]

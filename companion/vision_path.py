@@ -75,6 +75,7 @@ class VisionSnapshots:
         self.hand_frame_at = 0.0  # perf_counter when the last frame with a hand came in
         self._since_calibration = 0
         self.zones_read = 0  # zones read so far: most reads redo only what changed
+        self.read_ms: list[float] = []  # each read's CPU time (this thread's), ms
         self._last_read: FrameRead | None = None
         self._last_read_low: np.ndarray | None = None
         self._partial_reads = 0
@@ -159,7 +160,9 @@ class VisionSnapshots:
         # The cards of the zones not read lie there still: no band read now is one.
         elsewhere = () if zones is None or last is None else {
             c.token for c in last.cards if c.zone not in zones and c.token != UNKNOWN}
+        began = time.thread_time()
         read = self.reader.read(pair.main, calib, zones, elsewhere)
+        self.read_ms.append((time.thread_time() - began) * 1000)
         if last is not None and zones is not None:
             read = merge(last, read, zones)
             self._partial_reads += 1

@@ -184,3 +184,19 @@ def test_a_card_read_on_top_of_one_missed_under_it_counts_right_and_a_misread_wr
     # An unknown card is counted apart, not as named.
     report.tally(Snapshot({"flag3.south": (Reading("unknown", 0.0), Reading("P8", 1.0))}), truth)
     assert report.cards_unknown == 1 and report.reliability[">=0.99"] == [3, 1]
+
+
+def test_the_games_figures_give_the_middle_games_median_read() -> None:
+    from companion.simulate import CONFIDENCE_BANDS, totals
+
+    def game(read_ms: float | None) -> dict[str, object]:
+        row: dict[str, object] = {key: 0 for key in (
+            "confident_wrong_rulings", "ruling_checks", "wrong_events", "corrections",
+            "nudges", "table_changes", "unsettled_steps", "cards_unknown")}
+        row.update(seconds=1.0, cpu_seconds=1.0, journal_equals_script=True,
+                   reliability={band: [0, 0] for band in CONFIDENCE_BANDS},
+                   read_ms_median=read_ms)
+        return row
+
+    assert totals([game(10.0), game(30.0), game(None)])["read_ms_median"] == 20.0
+    assert totals([game(None)])["read_ms_median"] is None

@@ -21,6 +21,7 @@ an arm drawn over it) and only changed zones are read. One game takes about
 
 from __future__ import annotations
 
+import statistics
 from pathlib import Path
 
 import pytest
@@ -86,3 +87,6 @@ def test_the_opening_of_a_game_on_a_generated_design(tmp_path: Path) -> None:
     assert report.corrections <= sum(step.on_table for step in script.steps)
     figures = result.figures()
     assert figures["design"] == art.name and figures["journal_equals_script"]
+    # Each read's CPU time is kept: the games print the median read the live path makes.
+    assert len(result.read_ms) == result.reads > 0
+    assert figures["read_ms_median"] == round(statistics.median(result.read_ms), 1) > 0
