@@ -448,7 +448,7 @@ def totals(rows: list[dict[str, object]]) -> dict[str, object]:
         "unsettled_steps": total("unsettled_steps"),
         "cards_unknown": total("cards_unknown"),
         # the middle game's median read (each game's reads are mostly of one or two zones)
-        "read_ms_median": statistics.median(ms) if (ms := [
+        "read_ms_median": round(statistics.median(ms), 1) if (ms := [
             float(str(r["read_ms_median"])) for r in rows
             if r.get("read_ms_median") is not None]) else None,
         # [named, wrong] per confidence band, over the games
