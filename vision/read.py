@@ -121,7 +121,7 @@ TILT_WORTH: Final = 0.6  # unless no token ranks this high for it: no tilt makes
 # tilt is a hundredth off for some three cards in ten, and a numeral fits best at its
 # card's own tilt.
 FINE_TILTS: Final = (-0.01, 0.01)
-FINE_STEPS: Final = 4  # steps each way at most (a card laid 0.04 off its found tilt)
+FINE_STEPS: Final = 4  # steps each way at most: one card in twenty is 0.04 off its found tilt
 INDEX_LIKE: Final = 0.8  # a weak edge is a card only if its band matches this well
 NO_INDEX: Final = 0.4  # a band no token ranks this high for is no card (a real card
 # read unknown under glare still ranks about 0.45 or more)
