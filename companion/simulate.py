@@ -431,6 +431,7 @@ def totals(rows: list[dict[str, object]]) -> dict[str, object]:
     seconds = [float(str(r["seconds"])) for r in rows]
     cpu = [float(str(r["cpu_seconds"])) for r in rows]
     n = len(rows)
+    reads = [float(str(r["read_ms_median"])) for r in rows if r.get("read_ms_median") is not None]
     return {
         "games": n,
         "seconds_per_game_mean": round(sum(seconds) / n, 1),
@@ -448,9 +449,7 @@ def totals(rows: list[dict[str, object]]) -> dict[str, object]:
         "unsettled_steps": total("unsettled_steps"),
         "cards_unknown": total("cards_unknown"),
         # the middle game's median read (each game's reads are mostly of one or two zones)
-        "read_ms_median": round(statistics.median(ms), 1) if (ms := [
-            float(str(r["read_ms_median"])) for r in rows
-            if r.get("read_ms_median") is not None]) else None,
+        "read_ms_median": round(statistics.median(reads), 1) if reads else None,
         # [named, wrong] per confidence band, over the games
         "reliability": {band: [sum(r["reliability"][band][i]  # type: ignore[index]
                                    for r in rows) for i in (0, 1)]

@@ -106,7 +106,8 @@ _BLAS: Final = ThreadpoolController()
 __all__ = [
     "AHEAD_SLACK_MM", "COLOUR_FLOOR", "COLOUR_WEIGHT", "COVER_SLACK_MM", "FG_THRESHOLD",
     "FILL_GAP_MM", "FILL_TRIES", "FINE_STEPS", "FINE_TILTS", "GLARE_LEAST", "GLARE_MAT_MM",
-    "GLARE_MAT_SAMPLES", "GLARE_MOST", "GLARE_PALEST", "INDEX_FIT", "INDEX_GOOD", "INDEX_LIKE", "LIGHT_SAMPLES", "LINES",
+    "GLARE_MAT_SAMPLES", "GLARE_MOST", "GLARE_PALEST", "INDEX_FIT", "INDEX_GOOD", "INDEX_LIKE",
+    "LIGHT_SAMPLES", "LINES",
     "LOCAL_FIT", "LOCAL_FLOOR", "LOCAL_MARGIN", "LOCAL_SIGMA", "LOW_PX", "MAX_RANK_GAP",
     "MIN_EDGE", "MIN_GAP_MM", "MIN_MARGIN", "MIN_SCORE", "NAME_AT", "NO_INDEX",
     "PAIR_COLOUR_SCALE", "PEAK_SEPARATION_MM", "RECENTRE", "REFINE_MM", "RETRY_MM",
@@ -117,7 +118,7 @@ __all__ = [
 
 SURE: Final = 0.75  # a read less confident than this is tried at the runner-up tilt too
 TILT_WORTH: Final = 0.6  # unless no token ranks this high for it: no tilt makes it a card
-# A doubtful read is tried this far either way of its found tilt too: the top edge's
+# A doubtful read's found tilt is stepped this far at a time either way: the top edge's
 # tilt is a hundredth off for some three cards in ten, and a numeral fits best at its
 # card's own tilt.
 FINE_TILTS: Final = (-0.01, 0.01)
