@@ -94,9 +94,8 @@ def take_border(img: Image, corners: FloatImage, card_h: float) -> FloatImage:
     # Only around the card, at PX_MM: the colours of bands a millimetre wide or more.
     pad = (TABLE_MM[1] + 1.0) * px_mm
     h, w = img.shape[:2]
-    x0, y0 = (max(0, int(v)) for v in np.floor(corners.min(axis=0) - pad))
-    x1, y1 = int(min(w, np.ceil(corners.max(axis=0)[0] + pad))), int(
-        min(h, np.ceil(corners.max(axis=0)[1] + pad)))
+    x0, y0 = np.maximum(np.floor(corners.min(axis=0) - pad), 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(corners.max(axis=0) + pad), (w, h)).astype(int)
     s = min(1.0, PX_MM / px_mm)
     crop = img[y0:y1, x0:x1]
     small = cv2.resize(crop, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else crop
