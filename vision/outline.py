@@ -3,8 +3,7 @@
 The outline is a four-sided shape of the card's proportions whose sides stand
 out from both their neighbours, located at a few hundred pixels; each side is
 then refined at full resolution to the card's edge, which is the outermost
-strong step across it (a frame printed inside a card may step more), and moved
-over a border that steps too little to be seen so (``vision.border``).
+strong step across it (a frame printed inside a card may step more).
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ import cv2
 import numpy as np
 
 from companion.i18n import N_, _, ngettext
-from vision.border import take_border
 from vision.profile import ProfileError
 from vision.types import FloatImage, Image
 
@@ -529,8 +527,7 @@ def find_outline(img: Image, card_w: float, card_h: float, name: str = "photo",
         if float(np.abs(corners - moved).max()) < 0.5 * reach:
             break
     corners, width = _refine(img, corners, 4.0)
-    # A border that barely steps from the table may lie outside yet: taken by its colour.
-    return take_border(img, _whole(img, corners, card_w, card_h, name), card_h), width
+    return _whole(img, corners, card_w, card_h, name), width
 
 
 def _mean_in(img: Image, quad: np.ndarray) -> FloatImage:

@@ -68,8 +68,6 @@ def test_a_card_located_by_a_frame_well_inside_it_is_outlined_at_its_edge(monkey
     # one of whose sides a lamp's shadow beside it moves 0.6 mm out.
     assert np.median(ours) < 0.3 and max(ours) < 1.0, ours
     monkeypatch.setattr(outline, "SEARCHES", 1)  # the edge then lies beyond the search
-    # (and beyond the border step too: it would take some of these frames back by colour)
-    monkeypatch.setattr(outline, "take_border", lambda img, corners, card_h: corners)
     assert np.mean(np.array(errors()) > 1.0) >= 0.5
 
 
