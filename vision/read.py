@@ -109,9 +109,9 @@ __all__ = [
     "GLARE_MAT_SAMPLES", "GLARE_MOST", "GLARE_PALEST", "INDEX_FIT", "INDEX_GOOD", "INDEX_LIKE",
     "LIGHT_SAMPLES", "LINES", "LOCAL_FIT", "LOCAL_FLOOR", "LOCAL_MARGIN", "LOCAL_SIGMA", "LOW_PX",
     "MAX_RANK_GAP", "MIN_EDGE", "MIN_GAP_MM", "MIN_MARGIN", "MIN_SCORE", "NAME_AT", "NO_INDEX",
-    "PAIR_COLOUR_SCALE", "PEAK_SEPARATION_MM", "RECENTRE", "REFINE_MM", "RETRY_MM", "SHAPE_SURE",
-    "SHAPE_SURE_SCORE", "SHIFT_PX", "STRIPS", "SURE", "TILTS", "TILT_APART", "TILT_STEP",
-    "TILT_WORTH", "TOP_K", "TPL_PX", "ZONE_MARGIN",
+    "PAIR_COLOUR_SCALE", "PEAK_SEPARATION_MM", "READ_SLACK_MM", "RECENTRE", "REFINE_MM",
+    "RETRY_MM", "SHAPE_SURE", "SHAPE_SURE_SCORE", "SHIFT_PX", "STRIPS", "SURE", "TILTS",
+    "TILT_APART", "TILT_STEP", "TILT_WORTH", "TOP_K", "TPL_PX", "ZONE_MARGIN",
     "Reader", "edge_rows",
 ]
 
@@ -128,6 +128,10 @@ NO_INDEX: Final = 0.4  # a band no token ranks this high for is no card (a real 
 RETRY_MM: Final = (8.0, -8.0, 16.0)  # further places a stack's first or last band may lie
 FILL_GAP_MM: Final = 30.0  # more than any two fanned cards' tops lie apart
 FILL_TRIES: Final = 3  # edges tried in such a gap for the card hidden there
+# How far two cards' read tops may lie inside the tightest fan (MIN_GAP_MM): each is
+# placed to half a millimetre or so, and a player laying a fan that tight misses it
+# by as much.
+READ_SLACK_MM: Final = 1.0
 AHEAD_SLACK_MM: Final = 3.0  # room a band asked ahead has to show whole (``_read_zone``)
 
 
@@ -351,6 +355,7 @@ class Reader:
                 below = t
         early = dict(zip(ahead, (yield list(ahead.values())), strict=True))
         asked = {k: (a.cx, early[k]) for k, a in ahead.items()}
+        under: dict[int, CardRead] = {}  # a read's id -> the card found under its band
 
         def read_at(t: float, certain: bool, below: float) -> Generator[
                 list[Ask], list[CardRead | None], CardRead | None]:
@@ -374,6 +379,20 @@ class Reader:
                                       certain) for step in steps]) if steps else []
                 for other in further:
                     if other is not None and other.score > rd.score:
+                        if (other.top_local - rd.top_local >= (MIN_GAP_MM - READ_SLACK_MM) * LOW_PX
+                                and rd.top_local >= 0
+                                and rd.candidates and rd.candidates[0][1] >= TILT_WORTH):
+                            # As far below as the next card's top may lie, while this
+                            # band reads as an index within the zone's view (beyond it
+                            # lies the mat, or another zone's card): the next card,
+                            # whose top the stack showed no edge for. Both stand, each
+                            # read again as far as it shows (this band was read with
+                            # the next card's top in it).
+                            mine, hidden = yield [st.ask(t, certain, other.top_local),
+                                                  st.ask(other.top_local, True, below)]
+                            rd = mine or rd
+                            under[id(rd)] = hidden or other
+                            break
                         rd = other
                     if rd.score >= MIN_SCORE:
                         break
@@ -427,6 +446,11 @@ class Reader:
                 if found is not None:
                     j = members[which] + 1
             if found is not None:
+                hidden = under.get(id(found))
+                if (hidden is not None
+                        and hidden.top_local < next_top - (MIN_GAP_MM - READ_SLACK_MM) * LOW_PX):
+                    reads.append(hidden)
+                    sure.append(False)
                 reads.append(found)
                 sure.append(certain)
                 next_top = found.top_local
@@ -454,7 +478,7 @@ class Reader:
         # else the better explained.
         k = 1
         while k < len(reads):
-            if reads[k].top_local - reads[k - 1].top_local < MIN_GAP_MM * LOW_PX:
+            if reads[k].top_local - reads[k - 1].top_local < (MIN_GAP_MM - READ_SLACK_MM) * LOW_PX:
                 drop = k if (sure[k - 1], reads[k - 1].score) >= (sure[k], reads[k].score) else k - 1
                 del reads[drop], sure[drop]
             else:

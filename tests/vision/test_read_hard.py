@@ -341,6 +341,47 @@ def test_a_card_whose_top_edge_drowned_is_found_even_below_a_stronger_line(class
     assert reader.read(frame, cal).zones()["flag4.south"] == ["R5", "Y1"]
 
 
+def test_a_card_found_a_fans_width_under_a_weak_first_read_stands_beside_it(classic,
+                                                                            monkeypatch):
+    # A tight fan (14 mm), the middle card's top no candidate, and the first card's
+    # band read weakly (it was read with the middle card's top in it): looking further
+    # along for a better read finds the middle card, a fan's width under it. The first
+    # card is a card too (its band reads as an index), so both stand, each read again
+    # as far as it shows.
+    import dataclasses
+
+    stacks = {"flag4.south": ["R5", "B7", "Y1"]}
+    table = lay_table(stacks, "classic", np.random.default_rng(21), fan=(14.0, 14.0),
+                      crooked_deg=0.0)
+    frame = photograph(table, CAMERA, PLAIN, np.random.default_rng(4)).image
+    real_stack, real_bands = stack.find_stack, Reader._read_bands
+    first: list[float] = []
+
+    def no_middle_top(zone, fg, colour, profile, th):
+        st = real_stack(zone, fg, colour, profile, th)
+        if st is None or zone.name != "flag4.south":
+            return st
+        first[:] = [st.tops[0][0]]
+        return dataclasses.replace(st, tops=[(t, c) for t, c in st.tops if c])
+
+    def weak_first(self, asks, *args):
+        got = real_bands(self, asks, *args)
+        for ask, rd in zip(asks, got, strict=True):
+            if (rd is not None and ask.zone.name == "flag4.south" and ask.t == first[0]
+                    and ask.visible == 16.0):
+                rd.score = min(rd.score, 0.8)
+        return got
+
+    monkeypatch.setattr(stack, "find_stack", no_middle_top)
+    monkeypatch.setattr(Reader, "_read_bands", weak_first)
+    cal = Calibrator().update(frame)
+    got = Reader(classic).read(frame, cal).zones()["flag4.south"]
+    assert got[0] == "R5" and got[2] == "Y1" and got[1] in ("B7", UNKNOWN) and len(got) == 3
+    # Taken for the first card's own band further along, the first card is lost.
+    monkeypatch.setattr(read, "TILT_WORTH", 1.01)
+    assert Reader(classic).read(frame, cal).zones()["flag4.south"] == ["B7", "Y1"]
+
+
 def test_of_close_tops_in_a_stack_the_one_that_reads_as_an_index_stands(classic,
                                                                         monkeypatch):
     # Gradient art steps under a card's top more than once: the covered card's top

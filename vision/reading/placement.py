@@ -144,9 +144,11 @@ class Placer:
                           interpolation=cv2.INTER_AREA)
         return crop, gray, half
 
-    def _layout_fits(self, halves: list[FloatImage], hv: int) -> list[tuple[int, int]]:
+    def _layout_fits(self, halves: list[FloatImage], hv: int,
+                     ) -> list[tuple[tuple[int, int], NDArray[np.intp]]]:
         """Where the deck's shared layout (frame, corner indices) fits each band of
-        visible height ``hv`` best (its index's top-left corner, crop px).
+        visible height ``hv`` best (its index's top-left corner, crop px), and, per
+        row of the half-size band, the column where it fits that row best (crop px).
 
         Found at half resolution (the shift search and recentring place it to the
         pixel), in one match over all the bands stacked: a band's own rows of the
@@ -158,8 +160,9 @@ class Placer:
                                 tpl, cv2.TM_CCOEFF_NORMED)
         out = []
         for j in range(len(halves)):
-            ly, lx = divmod(int(res[j * hh:j * hh + ny].argmax()), res.shape[1])
-            out.append((2 * lx - IX, 2 * ly - IY))
+            own = res[j * hh:j * hh + ny]
+            ly, lx = divmod(int(own.argmax()), res.shape[1])
+            out.append(((2 * lx - IX, 2 * ly - IY), 2 * own.argmax(axis=1) - IX))
         return out
 
     def _sides(self, grays: FloatImage, hv: int) -> list[int]:
@@ -210,7 +213,8 @@ class Placer:
         for hv, idx in groups.items():
             grays = np.stack([warped[i][1] for i in idx])
             hyps = [[starts[i]] for i in idx] if starts is not None else [
-                hypotheses(fit, edges[i][1], sx) for i, fit, sx in zip(
+                hypotheses(fit, edges[i][1], sx, across if bands[i].ask.certain else None)
+                for i, (fit, across), sx in zip(
                     idx, self._layout_fits([warped[i][2] for i in idx], hv),
                     self._sides(grays, hv), strict=True)]
             tpl = tp.normalised(hv, 2)[1]
@@ -256,15 +260,27 @@ class Placer:
                                                                          strict=True))]
 
 
-def hypotheses(layout: tuple[int, int], rows: list[int], sx: int) -> list[tuple[int, int]]:
+def hypotheses(layout: tuple[int, int], rows: list[int], sx: int,
+               across: NDArray[np.intp] | None = None) -> list[tuple[int, int]]:
     """The placements of a band's index worth a look: where the deck's layout fits;
     or one of the strongest straight lines (``rows``) is the card's top edge, and
     across where that layout fits or where both side edges of a card-wide band
-    show (``sx``)."""
+    show (``sx``). Given ``across`` (per row of the half-size band, where the layout
+    fits that row best: ``Placer._layout_fits``), the top the stack's outline found
+    for certain, where the warp puts it, is tried too, across where the layout fits
+    there."""
     tx, ty = layout
     hyps = {(tx, ty)}
     for r in rows:
         hyps |= {(tx, r + 1), (sx, r + 1)}
+    if across is not None and len(across):
+        # A mat's printed line or a covering card's edge may be among the strongest
+        # lines and the card's own top not; and the layout may fit best on the card
+        # above (its edge over this card's header fits the layout's frame), far
+        # across from where it fits at this card's top.
+        own = round(REFINE_MM * TPL_PX)
+        hyps |= {(tx, own), (sx, own),
+                 (int(across[min(max((own + IY) // 2, 0), len(across) - 1)]), own)}
     return distinct(hyps)
 
 

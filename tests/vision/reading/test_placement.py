@@ -11,6 +11,7 @@ from vision.camera_model import Camera
 from vision.mat import standard_mat
 from vision.profile import TPL_PX, builtin_profile
 from vision.read import Reader
+from vision.reading import placement
 from vision.reading.placement import (
     REFINE_MM,
     SHIFT_PX,
@@ -20,7 +21,7 @@ from vision.reading.placement import (
     hypotheses,
 )
 from vision.reading.stack import Ask
-from vision.reading.templates import ncc_rows
+from vision.reading.templates import IY, ncc_rows
 from vision.reading.zones import LOW_PX, ZONE_MARGIN, top_down
 from vision.synth import Conditions, lay_table, photograph
 
@@ -32,13 +33,12 @@ def reader() -> Reader:
     return Reader(builtin_profile("classic"))
 
 
-@pytest.mark.parametrize(("du", "dv"), [(2.5, 3.0), (-3.0, -2.0), (0.0, 0.0)])
-def test_a_band_asked_for_a_few_mm_off_is_placed_on_the_card(reader, du, dv):
-    # Where the low-resolution view puts a band is a millimetre or more off; the band
-    # is found in its warp, named, and its corners lie where the card's do.
+def _one_card_band(reader, seed, crooked_deg):
+    """A lone O7 at flag3.south: the table, its top edge's ask, the frame, its
+    calibration and light."""
     zone = next(z for z in standard_mat().zones if z.name == "flag3.south")
-    rng = np.random.default_rng(31)
-    table = lay_table({zone.name: ["O7"]}, "classic", rng, crooked_deg=2.5)
+    rng = np.random.default_rng(seed)
+    table = lay_table({zone.name: ["O7"]}, "classic", rng, crooked_deg=crooked_deg)
     frame = photograph(table, Camera(tilt_x_deg=3.0, yaw_deg=-1.0, fill=0.92),
                        Conditions(noise=2.0, blur=0.5, jpeg=92), rng).image
     calib = Calibrator().update(frame)
@@ -47,7 +47,15 @@ def test_a_band_asked_for_a_few_mm_off_is_placed_on_the_card(reader, du, dv):
     r = zone.rect
     t = ((y0 + y1) / 2 - r.y + ZONE_MARGIN) * LOW_PX  # the top edge, zone-local px
     cx = ((x0 + x1) / 2 - r.x + ZONE_MARGIN) * LOW_PX
-    ask = Ask(zone, t + dv, cx + du, 16.0, True)
+    return table, Ask(zone, t, cx, 16.0, True), frame, calib, light
+
+
+@pytest.mark.parametrize(("du", "dv"), [(2.5, 3.0), (-3.0, -2.0), (0.0, 0.0)])
+def test_a_band_asked_for_a_few_mm_off_is_placed_on_the_card(reader, du, dv):
+    # Where the low-resolution view puts a band is a millimetre or more off; the band
+    # is found in its warp, named, and its corners lie where the card's do.
+    table, ask, frame, calib, light = _one_card_band(reader, 31, 2.5)
+    ask = Ask(ask.zone, ask.t + dv, ask.cx + du, 16.0, True)
     rd, = reader._read_bands([ask], frame, calib.mat_to_frame, light)
     assert rd is not None and rd.token == "O7" and rd.confidence >= 0.75
     for got, want in zip(rd.corners[:2], table.cards[0].corners[:2], strict=True):
@@ -78,6 +86,44 @@ def test_placements_the_shift_search_covers_are_looked_at_once():
     assert set(got) <= {(20, 11), (20, 10), (21, 10), (20, 31), (21, 31)}
     assert all(abs(a[0] - b[0]) > SHIFT_PX or abs(a[1] - b[1]) > SHIFT_PX
                for i, a in enumerate(got) for b in got[i + 1:])
+
+
+def test_a_certain_top_is_tried_where_the_layout_fits_along_it():
+    # The stack's outline found the card's top for certain (row M of the warp): it is
+    # tried under the layout's best place, the side edges, and where the layout fits
+    # best along that row, even where no strong line lies there.
+    across = np.arange(40) + 100  # per half-size row, where the layout fits it best
+    got = hypotheses((20, 0), [30], 60, across)
+    assert {(20, M), (60, M), (100 + (M + IY) // 2, M)} <= set(got)
+    assert not any(p[1] == M for p in hypotheses((20, 0), [30], 60))
+
+
+def test_a_card_whose_top_no_strong_line_shows_is_read_at_its_outlines_top(reader,
+                                                                           monkeypatch):
+    # The strongest lines in the band's warp are a mat's print and a covering card's
+    # edge, not the card's top, and the deck's layout fits best 5 mm above it (over a
+    # covering card's edge: tune-216's header over a tactic's body). The top the
+    # stack's outline found for certain is tried too, and the card is read there.
+    _, ask, frame, calib, light = _one_card_band(reader, 31, 1.5)
+    real_find, real_fits = reader.top_edges.find, reader.placer._layout_fits
+
+    def strong_lines_elsewhere(crops):
+        return [(slope, [1, M + 14, M + 20], runner_up)
+                for slope, _, runner_up in real_find(crops)]
+
+    def layout_above(halves, hv):
+        return [((x, y - 2 * M), across) for (x, y), across in real_fits(halves, hv)]
+
+    monkeypatch.setattr(reader.top_edges, "find", strong_lines_elsewhere)
+    monkeypatch.setattr(reader.placer, "_layout_fits", layout_above)
+    rd, = reader._read_bands([ask], frame, calib.mat_to_frame, light)
+    assert rd is not None and rd.token == "O7" and rd.confidence >= 0.75
+    # Tried only at the lines and the layout's best, it is not read.
+    real_hypotheses = placement.hypotheses
+    monkeypatch.setattr(placement, "hypotheses",
+                        lambda layout, rows, sx, across=None: real_hypotheses(layout, rows, sx))
+    rd, = reader._read_bands([ask], frame, calib.mat_to_frame, light)
+    assert rd is None or rd.token != "O7"
 
 
 @pytest.mark.parametrize(("fits", "way"), [
