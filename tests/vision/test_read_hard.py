@@ -20,7 +20,7 @@ from vision.mat import standard_mat
 from vision.position import UNKNOWN
 from vision.profile import DeckProfile, builtin_profile, profile_from_cards, upright_band
 from vision.read import Reader
-from vision.reading import classify, confidence, stack
+from vision.reading import classify, confidence, fan, stack
 from vision.reading.placement import Placer
 from vision.synth import Conditions, Table, card_photo, lay_table, photograph, random_deal
 from vision.vote import vote
@@ -296,8 +296,8 @@ def test_tops_asked_ahead_read_as_asked_one_at_a_time_in_fewer_rounds(classic, m
 
     monkeypatch.setattr(Reader, "_read_bands", counted)
     reads = []
-    for slack in (read.AHEAD_SLACK_MM, 1e9):  # 1e9: nothing asked ahead of its turn
-        monkeypatch.setattr(read, "AHEAD_SLACK_MM", slack)
+    for slack in (fan.AHEAD_SLACK_MM, 1e9):  # 1e9: nothing asked ahead of its turn
+        monkeypatch.setattr(fan, "AHEAD_SLACK_MM", slack)
         rounds.append(0)
         reads.append([(c.zone, c.token, c.confidence, c.corners)
                       for c in Reader(classic).read(frame, calib).cards])
@@ -312,8 +312,6 @@ def test_a_card_whose_top_edge_drowned_is_found_even_below_a_stronger_line(class
     # it), and a line in the art between the cards steps more than that edge. The gap
     # is searched at its strongest few edges, not only the strongest.
     import dataclasses
-
-    from vision import read as read_module
 
     stacks = {"flag4.south": ["R5", "G9", "Y1"]}
     table = lay_table(stacks, "classic", np.random.default_rng(21), fan=(22.0, 22.0),
@@ -337,7 +335,7 @@ def test_a_card_whose_top_edge_drowned_is_found_even_below_a_stronger_line(class
     cal = Calibrator().update(frame)
     assert reader.read(frame, cal).zones()["flag4.south"] == ["R5", "G9", "Y1"]
     # Searched at its strongest edge alone, the hidden card is missed.
-    monkeypatch.setattr(read_module, "FILL_TRIES", 1)
+    monkeypatch.setattr(fan, "FILL_TRIES", 1)
     assert reader.read(frame, cal).zones()["flag4.south"] == ["R5", "Y1"]
 
 
@@ -378,7 +376,7 @@ def test_a_card_found_a_fans_width_under_a_weak_first_read_stands_beside_it(clas
     got = Reader(classic).read(frame, cal).zones()["flag4.south"]
     assert got[0] == "R5" and got[2] == "Y1" and got[1] in ("B7", UNKNOWN) and len(got) == 3
     # Taken for the first card's own band further along, the first card is lost.
-    monkeypatch.setattr(read, "TILT_WORTH", 1.01)
+    monkeypatch.setattr(fan, "TILT_WORTH", 1.01)
     assert Reader(classic).read(frame, cal).zones()["flag4.south"] == ["B7", "Y1"]
 
 
