@@ -23,7 +23,7 @@ ZONE_MARGIN: Final = 6.0  # mm around a zone where a crooked card may stick out
 FG_THRESHOLD: Final = 38.0  # colour distance from the printed mat that means "not mat"
 # A pale card (a grey tactic on a grey mat) lies nearer the mat than FG_THRESHOLD; from
 # PALE_THRESHOLD its face shows, and so do glare and shadows: what shows only there
-# stands only where it is named (``Reader._read_zone``, ``stack.pale_above``).
+# stands only where it is named (``fan.read_fan``, ``stack.pale_above``).
 PALE_THRESHOLD: Final = 20.0
 
 
