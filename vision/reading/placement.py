@@ -160,9 +160,9 @@ class Placer:
                                 tpl, cv2.TM_CCOEFF_NORMED)
         out = []
         for j in range(len(halves)):
-            own = res[j * hh:j * hh + ny]
-            ly, lx = divmod(int(own.argmax()), res.shape[1])
-            out.append(((2 * lx - IX, 2 * ly - IY), 2 * own.argmax(axis=1) - IX))
+            fits = res[j * hh:j * hh + ny]
+            ly, lx = divmod(int(fits.argmax()), res.shape[1])
+            out.append(((2 * lx - IX, 2 * ly - IY), 2 * fits.argmax(axis=1) - IX))
         return out
 
     def _sides(self, grays: FloatImage, hv: int) -> list[int]:
