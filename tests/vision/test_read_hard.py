@@ -306,6 +306,13 @@ def test_tops_asked_ahead_read_as_asked_one_at_a_time_in_fewer_rounds(classic, m
     assert rounds[0] < rounds[1]
 
 
+def _fanned(tokens: list[str], fan_mm: float) -> np.ndarray:
+    """A frame of ``tokens`` fanned square at flag4.south, ``fan_mm`` apart."""
+    table = lay_table({"flag4.south": tokens}, "classic", np.random.default_rng(21),
+                      fan=(fan_mm, fan_mm), crooked_deg=0.0)
+    return photograph(table, CAMERA, PLAIN, np.random.default_rng(4)).image
+
+
 def test_a_card_whose_top_edge_drowned_is_found_even_below_a_stronger_line(classic,
                                                                           monkeypatch):
     # The middle card of three: its top edge is no candidate (drowned in the art around
@@ -313,10 +320,7 @@ def test_a_card_whose_top_edge_drowned_is_found_even_below_a_stronger_line(class
     # is searched at its strongest few edges, not only the strongest.
     import dataclasses
 
-    stacks = {"flag4.south": ["R5", "G9", "Y1"]}
-    table = lay_table(stacks, "classic", np.random.default_rng(21), fan=(22.0, 22.0),
-                      crooked_deg=0.0)
-    frame = photograph(table, CAMERA, PLAIN, np.random.default_rng(4)).image
+    frame = _fanned(["R5", "G9", "Y1"], 22.0)
     real = stack.find_stack
 
     def drowned(zone, fg, colour, profile, th):
@@ -348,10 +352,7 @@ def test_a_card_found_a_fans_width_under_a_weak_first_read_stands_beside_it(clas
     # as far as it shows.
     import dataclasses
 
-    stacks = {"flag4.south": ["R5", "B7", "Y1"]}
-    table = lay_table(stacks, "classic", np.random.default_rng(21), fan=(14.0, 14.0),
-                      crooked_deg=0.0)
-    frame = photograph(table, CAMERA, PLAIN, np.random.default_rng(4)).image
+    frame = _fanned(["R5", "B7", "Y1"], 14.0)
     real_stack, real_bands = stack.find_stack, Reader._read_bands
     first: list[float] = []
 
