@@ -20,7 +20,9 @@ from vision.reading.result import CardRead
 from vision.reading.stack import COVER_SLACK_MM, MIN_GAP_MM, Ask, Stack
 from vision.reading.zones import LOW_PX
 
-TILT_WORTH: Final = 0.6  # a band no token ranks this high for: no tilt makes it a card
+# A band no token ranks this high for reads as no index: no other tilt makes it a card
+# (``vision.read``), nor is it a card of its own above one found under it.
+TILT_WORTH: Final = 0.6
 NO_INDEX: Final = 0.4  # a band no token ranks this high for is no card (a real card
 # read unknown under glare still ranks about 0.45 or more)
 RETRY_MM: Final = (8.0, -8.0, 16.0)  # further places a stack's first or last band may lie
