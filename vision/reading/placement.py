@@ -273,7 +273,7 @@ def hypotheses(layout: tuple[int, int], rows: list[int], sx: int,
     hyps = {(tx, ty)}
     for r in rows:
         hyps |= {(tx, r + 1), (sx, r + 1)}
-    if across is not None and len(across):
+    if across is not None:
         # A mat's printed line or a covering card's edge may be among the strongest
         # lines and the card's own top not; and the layout may fit best on the card
         # above (its edge over this card's header fits the layout's frame), far
