@@ -354,7 +354,7 @@ class Reader:
         like no index (a line in the art).
         """
         placer = self.placer
-        placed = placer.place_many(bands, [(e[0], e[1]) for e in edges], frame)
+        placed = placer.place_many(bands, [(e.slope, e.lines) for e in edges], frame)
         reads = self._cards(bands, placed, soft)
         # A card named from an index found beyond the warped band (the stack's centre
         # was misjudged: a neighbour's edge passed for its side) was read partly from
@@ -369,7 +369,8 @@ class Reader:
                and (rd.token != UNKNOWN or rd.candidates[0][1] >= NO_INDEX)]
         moved = [placer.moved(bands[i], placed[i]) for i in off]
         again = placer.place_many(moved, [
-            (placed[i].slope, [r - (placed[i].ty - m) for r in edges[i][1]]) for i in off], frame)
+            (placed[i].slope, [r - (placed[i].ty - m) for r in edges[i].lines]) for i in off],
+            frame)
         fits = [(i, b, pl) for i, b, pl in zip(off, moved, again, strict=True)
                 if float(pl.corr.max()) > float(placed[i].corr.max())]
         for (i, b, pl), rd in zip(fits, self._cards([b for _, b, _ in fits],
@@ -388,14 +389,20 @@ class Reader:
         doubt = [i for i, rd in enumerate(reads)
                  if rd is not None and (rd.token == UNKNOWN or rd.confidence < SURE)
                  and rd.candidates and rd.candidates[0][1] >= TILT_WORTH]
+        # A band that looked like no index at its top edge's tilt may be a covered card
+        # laid crooked against the card it lies on, whose art drew the stronger line:
+        # where the runner-up tilt is a second edge, the band is placed there too, and
+        # stands only if it then names a card surely.
+        lost = [i for i, rd in enumerate(reads) if rd is None and edges[i].second]
         best: dict[int, Placed] = {}
 
         def keep(i: int, pl: Placed) -> None:
             if float(pl.corr.max()) > float(best.get(i, placed[i]).corr.max()):
                 best[i] = pl
 
-        for i, pl in zip(doubt, placer.place_many(
-                [bands[i] for i in doubt], [(edges[i][2], edges[i][1]) for i in doubt], frame),
+        for i, pl in zip(doubt + lost, placer.place_many(
+                [bands[i] for i in doubt + lost],
+                [(edges[i].runner_up, edges[i].lines) for i in doubt + lost], frame),
                 strict=True):
             keep(i, pl)
         walk = [(i, d, placed[i]) for i in doubt for d in FINE_TILTS]
@@ -403,7 +410,7 @@ class Reader:
             if not walk:
                 break
             tried = placer.place_many(
-                [bands[i] for i, _, _ in walk], [(pl.slope + d, edges[i][1]) for i, d, pl in walk],
+                [bands[i] for i, _, _ in walk], [(pl.slope + d, edges[i].lines) for i, d, pl in walk],
                 frame, [placer.turned(bands[i], pl, pl.slope + d) for i, d, pl in walk])
             rising = []
             for (i, d, pl), new in zip(walk, tried, strict=True):
@@ -414,6 +421,8 @@ class Reader:
         better = sorted(best.items())
         for (i, _), rd in zip(better, self._cards([bands[i] for i, _ in better],
                                                   [pl for _, pl in better], soft), strict=True):
+            if reads[i] is None and (rd is None or rd.token == UNKNOWN or rd.confidence < SURE):
+                continue
             reads[i] = rd
         return reads
 

@@ -381,6 +381,34 @@ def test_a_card_found_a_fans_width_under_a_weak_first_read_stands_beside_it(clas
     assert Reader(classic).read(frame, cal).zones()["flag4.south"] == ["B7", "Y1"]
 
 
+@pytest.mark.parametrize("second", [True, False])
+def test_a_covered_card_crooked_against_the_one_under_it_is_read_at_its_own_tilt(
+        classic, monkeypatch, second):
+    # The middle card's top is no certain edge, and the tilt found for every band there
+    # is 0.12 off (an art line of the card under it, laid crooked the other way, steps
+    # more): its band reads as no index. Where its own tilt is a second edge, tried
+    # there it is read; where the runner-up is no edge of its own, it is not tried.
+    from vision.reading.tilt import Edge
+
+    frame = _fanned(["R5", "G9", "Y1"], 22.0)
+    real = Reader._read_many
+
+    def off_tilt(self, bands, edges, frame, soft=None):
+        edges = [Edge(e.slope + 0.12, e.lines, e.slope, second)
+                 if b.ask.zone.name == "flag4.south" and not b.ask.certain else e
+                 for b, e in zip(bands, edges, strict=True)]
+        return real(self, bands, edges, frame, soft)
+
+    monkeypatch.setattr(Reader, "_read_many", off_tilt)
+    cal = Calibrator().update(frame)
+    got = Reader(classic).read(frame, cal).zones()["flag4.south"]
+    assert got == (["R5", "G9", "Y1"] if second else ["R5", "Y1"])
+    # Read there, it stands only if named surely (a line in the art found at another
+    # tilt may look like a card's index somewhat).
+    monkeypatch.setattr(read, "SURE", 1.01)
+    assert Reader(classic).read(frame, cal).zones()["flag4.south"] == ["R5", "Y1"]
+
+
 def test_of_close_tops_in_a_stack_the_one_that_reads_as_an_index_stands(classic,
                                                                         monkeypatch):
     # Gradient art steps under a card's top more than once: the covered card's top

@@ -21,7 +21,8 @@ def _read_with_tilts_off(monkeypatch, off: float) -> dict[str, tuple[str, float]
     image = photograph(table, cam, Conditions(noise=3.0, blur=1.2, jpeg=85), rng).image
 
     def off_tilt(self, crops):
-        return [(s + off, lines, s + off) for s, lines, _ in _FOUND(self, crops)]
+        return [e._replace(slope=e.slope + off, runner_up=e.slope + off)
+                for e in _FOUND(self, crops)]
 
     monkeypatch.setattr(TopEdges, "find", off_tilt)
     monkeypatch.setattr(read, "SURE", 1.01)

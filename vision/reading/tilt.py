@@ -4,13 +4,14 @@ A card's top edge, and the frame and rules printed parallel to it, are straight
 colour steps across the whole width; the tops of a numeral, pips and a letter
 line up only here and there. So the tilt is that of the straight line strong in
 nearly every column strip, between the tilts tried where a parabola through the
-line strengths peaks; the runner-up tilt is kept for a doubtful read (a line
-printed on the mat may pass for a single card's top edge).
+line strengths peaks. The runner-up tilt is kept for a doubtful read: a line printed
+on the mat may pass for a single card's top edge, and a covered card laid crooked
+against the card it lies on shows that card's art lines just above its own edge.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, NamedTuple
 
 import cv2
 import numpy as np
@@ -29,10 +30,21 @@ TILT_APART: Final = 0.03  # a runner-up tilt differs from the best by this at le
 # between two colours of one lightness (an orange card on a grey mat) steps less
 # than the two sharp rules some designs print just under it.
 LINES: Final = 3
+# A runner-up tilt whose line peaks of its own at least this strong against the
+# winner's is a second edge (a covered card's own, under another card's art line).
+SECOND_EDGE: Final = 0.5
 
 _APART: Final = np.abs(np.subtract.outer(TILTS, TILTS)) >= TILT_APART  # tilt pairs far apart
 
-Edge = tuple[float, list[int], float]  # a top edge's slope, strongest lines, runner-up slope
+
+
+class Edge(NamedTuple):
+    """A band's top edge as its crop shows it."""
+
+    slope: float
+    lines: list[int]  # the strongest lines at that slope: rows, each the boundary below
+    runner_up: float  # the slope tried next for a doubtful read
+    second: bool  # the runner-up is an edge of its own (``SECOND_EDGE``)
 
 
 class TopEdges:
@@ -69,9 +81,7 @@ class TopEdges:
         return self._lines[rows]
 
     def find(self, crops: Image) -> list[Edge]:
-        """Per band crop (stacked, tilt 0, ``strip_cols`` only): the slope of the card's
-        top edge, the rows of the strongest lines at that slope (each the boundary below
-        that row), and the runner-up slope.
+        """Per band crop (stacked, tilt 0, ``strip_cols`` only): its top edge.
 
         The vertical colour steps of column strips are summed along every straight
         line of the tilts a hand puts a card down with, counting for each line its
@@ -96,8 +106,15 @@ class TopEdges:
         down = np.concatenate([at[:, 1:], at[:, -1:]], axis=1)
         peak = (at >= up) & (at >= down)
         strongest = np.argsort(np.where(peak, -at, np.inf), axis=1, kind="stable")[:, :LINES]
-        # The runner-up: the best line at a tilt clearly apart from the winner's.
-        others = np.where(_APART[ks], best, -1.0).argmax(axis=1)
+        # The runner-up: the best line at a tilt clearly apart from the winner's, where
+        # the line strengths peak again (next to the winner they only fall away from it).
+        apart = np.where(_APART[ks], best, -1.0)
+        left = np.concatenate([best[:, :1], best[:, :-1]], axis=1)
+        right = np.concatenate([best[:, 1:], best[:, -1:]], axis=1)
+        peaks = np.where((best >= left) & (best >= right), apart, -1.0)
+        has_peak = peaks.max(axis=1) > 0
+        others = np.where(has_peak, peaks.argmax(axis=1), apart.argmax(axis=1))
+        second = has_peak & (peaks.max(axis=1) >= SECOND_EDGE * best.max(axis=1))
         out = []
         for i, k in enumerate(ks.tolist()):
             # Between the tilts tried: the peak of a parabola through the best and its
@@ -108,7 +125,7 @@ class TopEdges:
                 if a - 2 * b + c < 0:
                     slope += min(max(0.5 * (a - c) / (a - 2 * b + c), -0.5), 0.5) * TILT_STEP
             lines = [r for r in strongest[i].tolist() if peak[i, r]]
-            out.append((slope, lines, float(TILTS[others[i]])))
+            out.append(Edge(slope, lines, float(TILTS[others[i]]), bool(second[i])))
         return out
 
 

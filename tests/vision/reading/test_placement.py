@@ -108,8 +108,7 @@ def test_a_card_whose_top_no_strong_line_shows_is_read_at_its_outlines_top(reade
     real_find, real_fits = reader.top_edges.find, reader.placer._layout_fits
 
     def strong_lines_elsewhere(crops):
-        return [(slope, [1, M + 14, M + 20], runner_up)
-                for slope, _, runner_up in real_find(crops)]
+        return [e._replace(lines=[1, M + 14, M + 20]) for e in real_find(crops)]
 
     def layout_above(halves, hv):
         return [((x, y - 2 * M), across) for (x, y), across in real_fits(halves, hv)]

@@ -37,7 +37,7 @@ def _band_crop(slope: float, top: float, rows: int, art_row: float | None = None
 def test_the_tilt_of_a_cards_top_edge_is_found_between_the_tilts_tried(slope):
     rows = M + round(16 * TPL_PX) // 2
     crops = np.stack([_band_crop(slope, 12.3, rows, art_row=19.0)])
-    (found, lines, runner_up), = TopEdges(TW).find(crops)
+    (found, lines, runner_up, _), = TopEdges(TW).find(crops)
     # Within a tilt step (the parabola through three tilts' strengths is no exact fit).
     assert found == pytest.approx(slope, abs=TILT_STEP)
     # The strongest line is the top edge (the boundary below row 11), not the dark
@@ -79,5 +79,36 @@ def test_a_soft_top_edge_over_a_sharp_stripe_is_still_a_line_tried():
     big = cv2.GaussianBlur(big, (0, 0), 1.6 * s)
     big[15 * s:21 * s] = (20, 75, 160)
     crop = cv2.resize(big, (width, rows), interpolation=cv2.INTER_AREA)[:, x0:x1]
-    (_, lines, _), = TopEdges(TW).find(crop[None])
+    (_, lines, _, _), = TopEdges(TW).find(crop[None])
     assert any(abs(r - 10) <= 1 for r in lines), lines
+
+
+def test_the_runner_up_tilt_is_a_second_edge_not_the_shoulder_of_the_first():
+    # A covered card laid crooked one way on a card crooked the other: just above its
+    # own top edge shows the edge of that card's dark header, a stronger line. The
+    # runner-up tilt must be the covered card's own, not the winner's a few steps on,
+    # and it is a second edge (a band read as no card is tried at it too).
+    rows, s = M + round(16 * TPL_PX) // 2, 8
+    x0, x1 = TopEdges(TW).strip_cols()
+    width = M * 2 + TW
+    mid = M + TW / 2
+
+    def below(top: float, slope: float) -> np.ndarray:
+        return np.round(np.array([(0, top - slope * mid), (width, top + slope * (width - mid)),
+                                  (width, rows + 50), (0, rows + 50)]) * s).astype(np.int32)
+
+    big = np.full((rows * s, width * s, 3), (40, 40, 45), np.uint8)  # the header
+    cv2.fillPoly(big, [below(8.0, 0.06)], (225, 230, 232))  # that card's white body
+    cv2.fillPoly(big, [below(11.0, -0.04)], (60, 140, 60))  # the covered card's green face
+    crop = cv2.resize(big, (width, rows), interpolation=cv2.INTER_AREA)[:, x0:x1]
+    edge, = TopEdges(TW).find(crop[None])
+    assert edge.slope == pytest.approx(0.06, abs=TILT_STEP)
+    assert edge.runner_up == pytest.approx(-0.04, abs=TILT_STEP)
+    assert edge.second
+
+
+def test_a_single_edge_has_no_second():
+    # One card alone: its runner-up tilt is only the shoulder of its own edge's peak.
+    rows = M + round(16 * TPL_PX) // 2
+    edge, = TopEdges(TW).find(_band_crop(0.02, 12.3, rows)[None])
+    assert not edge.second
