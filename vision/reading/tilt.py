@@ -37,7 +37,6 @@ SECOND_EDGE: Final = 0.5
 _APART: Final = np.abs(np.subtract.outer(TILTS, TILTS)) >= TILT_APART  # tilt pairs far apart
 
 
-
 class Edge(NamedTuple):
     """A band's top edge as its crop shows it."""
 
