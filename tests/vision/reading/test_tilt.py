@@ -83,11 +83,13 @@ def test_a_soft_top_edge_over_a_sharp_stripe_is_still_a_line_tried():
     assert any(abs(r - 10) <= 1 for r in lines), lines
 
 
-def test_the_runner_up_tilt_is_a_second_edge_not_the_shoulder_of_the_first():
+@pytest.mark.parametrize("face, second", [((60, 140, 60), True), ((150, 185, 150), False)])
+def test_the_runner_up_tilt_is_a_second_edge_not_the_shoulder_of_the_first(face, second):
     # A covered card laid crooked one way on a card crooked the other: just above its
     # own top edge shows the edge of that card's dark header, a stronger line. The
-    # runner-up tilt must be the covered card's own, not the winner's a few steps on,
-    # and it is a second edge (a band read as no card is tried at it too).
+    # runner-up tilt must be the covered card's own, not the winner's a few steps on.
+    # It is a second edge (a band read as no card is tried at it too) where it steps
+    # half as much as the header's edge or more: a green face, not a pale one.
     rows, s = M + round(16 * TPL_PX) // 2, 8
     x0, x1 = TopEdges(TW).strip_cols()
     width = M * 2 + TW
@@ -99,12 +101,12 @@ def test_the_runner_up_tilt_is_a_second_edge_not_the_shoulder_of_the_first():
 
     big = np.full((rows * s, width * s, 3), (40, 40, 45), np.uint8)  # the header
     cv2.fillPoly(big, [below(8.0, 0.06)], (225, 230, 232))  # that card's white body
-    cv2.fillPoly(big, [below(11.0, -0.04)], (60, 140, 60))  # the covered card's green face
+    cv2.fillPoly(big, [below(11.0, -0.04)], face)  # the covered card's face
     crop = cv2.resize(big, (width, rows), interpolation=cv2.INTER_AREA)[:, x0:x1]
     edge, = TopEdges(TW).find(crop[None])
     assert edge.slope == pytest.approx(0.06, abs=TILT_STEP)
     assert edge.runner_up == pytest.approx(-0.04, abs=TILT_STEP)
-    assert edge.second
+    assert edge.second == second
 
 
 def test_a_single_edge_has_no_second():
