@@ -386,24 +386,26 @@ class Reader:
         # the art), nor for one no token ranks even TILT_WORTH for: on the 30 cached
         # bench frames neither ever became a card at the runner-up tilt, and they were
         # five of every six tried.
+        def unsure(rd: CardRead) -> bool:
+            return rd.token == UNKNOWN or rd.confidence < SURE
+
         doubt = [i for i, rd in enumerate(reads)
-                 if rd is not None and (rd.token == UNKNOWN or rd.confidence < SURE)
+                 if rd is not None and unsure(rd)
                  and rd.candidates and rd.candidates[0][1] >= TILT_WORTH]
         # A band that looked like no index at its top edge's tilt may be a covered card
         # laid crooked against the card it lies on, whose art drew the stronger line:
         # where the runner-up tilt is a second edge, the band is placed there too, and
         # stands only if it then names a card surely.
-        lost = [i for i, rd in enumerate(reads) if rd is None and edges[i].second]
+        retry = doubt + [i for i, rd in enumerate(reads) if rd is None and edges[i].second]
         best: dict[int, Placed] = {}
 
         def keep(i: int, pl: Placed) -> None:
             if float(pl.corr.max()) > float(best.get(i, placed[i]).corr.max()):
                 best[i] = pl
 
-        for i, pl in zip(doubt + lost, placer.place_many(
-                [bands[i] for i in doubt + lost],
-                [(edges[i].runner_up, edges[i].lines) for i in doubt + lost], frame),
-                strict=True):
+        for i, pl in zip(retry, placer.place_many(
+                [bands[i] for i in retry], [(edges[i].runner_up, edges[i].lines) for i in retry],
+                frame), strict=True):
             keep(i, pl)
         walk = [(i, d, placed[i]) for i in doubt for d in FINE_TILTS]
         for _ in range(FINE_STEPS):
@@ -421,7 +423,7 @@ class Reader:
         better = sorted(best.items())
         for (i, _), rd in zip(better, self._cards([bands[i] for i, _ in better],
                                                   [pl for _, pl in better], soft), strict=True):
-            if reads[i] is None and (rd is None or rd.token == UNKNOWN or rd.confidence < SURE):
+            if reads[i] is None and (rd is None or unsure(rd)):
                 continue
             reads[i] = rd
         return reads

@@ -22,6 +22,7 @@ from vision.profile import DeckProfile, builtin_profile, profile_from_cards, upr
 from vision.read import Reader
 from vision.reading import classify, confidence, fan, stack
 from vision.reading.placement import Placer
+from vision.reading.tilt import Edge
 from vision.synth import Conditions, Table, card_photo, lay_table, photograph, random_deal
 from vision.vote import vote
 
@@ -388,8 +389,6 @@ def test_a_covered_card_crooked_against_the_one_under_it_is_read_at_its_own_tilt
     # is 0.12 off (an art line of the card under it, laid crooked the other way, steps
     # more): its band reads as no index. Where its own tilt is a second edge, tried
     # there it is read; where the runner-up is no edge of its own, it is not tried.
-    from vision.reading.tilt import Edge
-
     frame = _fanned(["R5", "G9", "Y1"], 22.0)
     real = Reader._read_many
 

@@ -101,19 +101,15 @@ class TopEdges:
         best = line.max(axis=2)
         ks = best.argmax(axis=1)
         at = line[np.arange(n), ks]
-        up = np.concatenate([at[:, :1], at[:, :-1]], axis=1)
-        down = np.concatenate([at[:, 1:], at[:, -1:]], axis=1)
-        peak = (at >= up) & (at >= down)
+        peak = _peaks(at)
         strongest = np.argsort(np.where(peak, -at, np.inf), axis=1, kind="stable")[:, :LINES]
         # The runner-up: the best line at a tilt clearly apart from the winner's, where
         # the line strengths peak again (next to the winner they only fall away from it).
         apart = np.where(_APART[ks], best, -1.0)
-        left = np.concatenate([best[:, :1], best[:, :-1]], axis=1)
-        right = np.concatenate([best[:, 1:], best[:, -1:]], axis=1)
-        peaks = np.where((best >= left) & (best >= right), apart, -1.0)
-        has_peak = peaks.max(axis=1) > 0
-        others = np.where(has_peak, peaks.argmax(axis=1), apart.argmax(axis=1))
-        second = has_peak & (peaks.max(axis=1) >= SECOND_EDGE * best.max(axis=1))
+        peaks = np.where(_peaks(best), apart, -1.0)
+        top = peaks.max(axis=1)
+        others = np.where(top > 0, peaks.argmax(axis=1), apart.argmax(axis=1))
+        second = (top > 0) & (top >= SECOND_EDGE * best.max(axis=1))
         out = []
         for i, k in enumerate(ks.tolist()):
             # Between the tilts tried: the peak of a parabola through the best and its
@@ -126,6 +122,13 @@ class TopEdges:
             lines = [r for r in strongest[i].tolist() if peak[i, r]]
             out.append(Edge(slope, lines, float(TILTS[others[i]]), bool(second[i])))
         return out
+
+
+def _peaks(x: FloatImage) -> NDArray[np.bool_]:
+    """Where each row of ``x`` is at least both its neighbours (an end, its one)."""
+    before = np.concatenate([x[:, :1], x[:, :-1]], axis=1)
+    after = np.concatenate([x[:, 1:], x[:, -1:]], axis=1)
+    return np.asarray((x >= before) & (x >= after))
 
 
 def _sort4(x: list[FloatImage]) -> None:
