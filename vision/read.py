@@ -28,6 +28,7 @@ last band further along, a gap wider than any fan), in ``reading.fan``.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Collection
 from typing import Final
@@ -133,6 +134,7 @@ SURE: Final = 0.75  # a read less confident than this is tried at the runner-up 
 FINE_TILTS: Final = (-0.01, 0.01)
 FINE_STEPS: Final = 4  # steps each way at most: one card in twenty is 0.04 off its found tilt
 INDEX_LIKE: Final = 0.8  # a weak edge is a card only if its band matches this well
+ASTRAY_PX: Final = 2  # a placement this far (template px) from its certain top is astray
 
 
 def _advance(gen: Asking, sent: list[CardRead | None] | None, name: str,
@@ -389,6 +391,10 @@ class Reader:
         def unsure(rd: CardRead) -> bool:
             return rd.token == UNKNOWN or rd.confidence < SURE
 
+        def ranked(rd: CardRead | None) -> float:
+            # How well the card ranked first explains the band, its colour weighed.
+            return rd.candidates[0][1] if rd is not None and rd.candidates else -math.inf
+
         doubt = [i for i, rd in enumerate(reads)
                  if rd is not None and unsure(rd)
                  and rd.candidates and rd.candidates[0][1] >= TILT_WORTH]
@@ -407,6 +413,21 @@ class Reader:
                 [bands[i] for i in retry], [(edges[i].runner_up, edges[i].lines) for i in retry],
                 frame), strict=True):
             keep(i, pl)
+        # A read like no index, placed away from the top its stack's outline found for
+        # certain: in grey a white strip over a dark header (the card above's body over
+        # this card's) fits a tactic's title as well as the card's own index fits, and
+        # may have drawn the placement there. It is placed at that top too, and stands
+        # if it then names a card surely, or if some card explains it better there with
+        # its colour weighed (the read below would drop a band like no index).
+        own = round(REFINE_MM * TPL_PX)
+        astray = [i for i, rd in enumerate(reads)
+                  if rd is not None and unsure(rd) and bands[i].ask.certain
+                  and not (rd.candidates and rd.candidates[0][1] >= TILT_WORTH)
+                  and abs(placed[i].ty - own) > ASTRAY_PX]
+        placed_own = set(astray)
+        best.update(zip(astray, placer.place_many(
+            [bands[i] for i in astray], [(edges[i].slope, edges[i].lines) for i in astray],
+            frame, own_top=True), strict=True))
         walk = [(i, d, placed[i]) for i in doubt for d in FINE_TILTS]
         for _ in range(FINE_STEPS):
             if not walk:
@@ -424,6 +445,8 @@ class Reader:
         for (i, _), rd in zip(better, self._cards([bands[i] for i, _ in better],
                                                   [pl for _, pl in better], soft), strict=True):
             if reads[i] is None and (rd is None or unsure(rd)):
+                continue
+            if i in placed_own and (rd is None or unsure(rd)) and ranked(rd) <= ranked(reads[i]):
                 continue
             reads[i] = rd
         return reads

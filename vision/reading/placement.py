@@ -193,11 +193,12 @@ class Placer:
 
     def place_many(self, bands: list[Band], edges: list[tuple[float, list[int]]],
                    frame: Image, starts: list[tuple[int, int]] | None = None,
-                   ) -> list[Placed]:
+                   own_top: bool = False) -> list[Placed]:
         """Each band warped upright at its slope and where in it the index lies (the
         placement some card explains best; given ``starts``, searched around those
-        only), with the tokens that may be the card and their correlations with the
-        band over small shifts there.
+        only; ``own_top``: only at the top its stack's outline found for certain),
+        with the tokens that may be the card and their correlations with the band over
+        small shifts there.
 
         Bands of one visible height are compared with the templates together.
         """
@@ -213,7 +214,8 @@ class Placer:
         for hv, idx in groups.items():
             grays = np.stack([warped[i][1] for i in idx])
             hyps = [[starts[i]] for i in idx] if starts is not None else [
-                hypotheses(fit, edges[i][1], sx, across if bands[i].ask.certain else None)
+                hypotheses(fit, edges[i][1], sx, across if bands[i].ask.certain else None,
+                           own_top)
                 for i, (fit, across), sx in zip(
                     idx, self._layout_fits([warped[i][2] for i in idx], hv),
                     self._sides(grays, hv), strict=True)]
@@ -261,24 +263,25 @@ class Placer:
 
 
 def hypotheses(layout: tuple[int, int], rows: list[int], sx: int,
-               across: NDArray[np.intp] | None = None) -> list[tuple[int, int]]:
+               across: NDArray[np.intp] | None = None,
+               own_top: bool = False) -> list[tuple[int, int]]:
     """The placements of a band's index worth a look: where the deck's layout fits;
     or one of the strongest straight lines (``rows``) is the card's top edge, and
     across where that layout fits or where both side edges of a card-wide band
     show (``sx``). Given ``across`` (per row of the half-size band, where the layout
     fits that row best: ``Placer._layout_fits``), the top the stack's outline found
     for certain, where the warp puts it, is tried too, across where the layout fits
-    there."""
+    there (``own_top``: that top alone)."""
     tx, ty = layout
-    hyps = {(tx, ty)}
-    for r in rows:
+    own = round(REFINE_MM * TPL_PX)
+    hyps = {(tx, own)} if own_top else {(tx, ty)}
+    for r in [] if own_top else rows:
         hyps |= {(tx, r + 1), (sx, r + 1)}
     if across is not None:
         # A mat's printed line or a covering card's edge may be among the strongest
         # lines and the card's own top not; and the layout may fit best on the card
         # above (its edge over this card's header fits the layout's frame), far
         # across from where it fits at this card's top.
-        own = round(REFINE_MM * TPL_PX)
         hyps |= {(tx, own), (sx, own),
                  (int(across[min(max((own + IY) // 2, 0), len(across) - 1)]), own)}
     return distinct(hyps)

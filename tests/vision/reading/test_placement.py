@@ -120,7 +120,8 @@ def test_a_card_whose_top_no_strong_line_shows_is_read_at_its_outlines_top(reade
     # Tried only at the lines and the layout's best, it is not read.
     real_hypotheses = placement.hypotheses
     monkeypatch.setattr(placement, "hypotheses",
-                        lambda layout, rows, sx, across=None: real_hypotheses(layout, rows, sx))
+                        lambda layout, rows, sx, across=None, own_top=False:
+                        real_hypotheses(layout, rows, sx))
     rd, = reader._read_bands([ask], frame, calib.mat_to_frame, light)
     assert rd is None or rd.token != "O7"
 
