@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import read as read_module
 from vision.calibrate import Calibrator
 from vision.camera_model import Camera
 from vision.mat import standard_mat
@@ -124,6 +125,35 @@ def test_a_card_whose_top_no_strong_line_shows_is_read_at_its_outlines_top(reade
                         real_hypotheses(layout, rows, sx))
     rd, = reader._read_bands([ask], frame, calib.mat_to_frame, light)
     assert rd is None or rd.token != "O7"
+
+
+def test_a_read_like_no_index_drawn_away_from_its_certain_top_is_read_at_that_top(
+        reader, monkeypatch):
+    # Every placement first tried lies 10 mm above the card's top (in grey a white
+    # strip over a dark header fits a tactic's title there: tune-216), and the band
+    # there reads as no index. It is placed at the top its stack's outline found for
+    # certain too, and the card is read there; not where that retry is never made.
+    _, ask, frame, calib, light = _one_card_band(reader, 1.5)
+    real_hypotheses = placement.hypotheses
+
+    def drawn_above(layout, rows, sx, across=None, own_top=False):
+        if own_top:
+            return real_hypotheses(layout, rows, sx, across, own_top)
+        return [(layout[0], M - 2 * M)]
+
+    monkeypatch.setattr(placement, "hypotheses", drawn_above)
+    rd, = reader._read_bands([ask], frame, calib.mat_to_frame, light)
+    assert rd is not None and rd.token == "O7" and rd.confidence >= 0.75
+    monkeypatch.setattr(read_module, "ASTRAY_PX", 10 ** 6)
+    rd, = reader._read_bands([ask], frame, calib.mat_to_frame, light)
+    assert rd is None or rd.token != "O7"
+
+
+def test_only_a_certain_top_is_tried_where_asked_for_its_own_alone():
+    across = np.arange(40) + 100
+    got = hypotheses((20, 0), [30, 5], 60, across, own_top=True)
+    assert got and all(p[1] == M for p in got)
+    assert {(20, M), (60, M)} <= set(got)
 
 
 @pytest.mark.parametrize(("fits", "way"), [
