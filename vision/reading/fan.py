@@ -105,7 +105,8 @@ def read_fan(st: Stack, pale_from: float, band_mm: float) -> Asking:
                                   min(band_mm, below - t - step - COVER_SLACK_MM),
                                   certain) for step in steps]) if steps else []
             for other in further:
-                if other is not None and other.score > rd.score:
+                if other is not None and (other.token != UNKNOWN, other.score) > (
+                        rd.token != UNKNOWN, rd.score):
                     if (other.top_local - rd.top_local >= (MIN_GAP_MM - READ_SLACK_MM) * LOW_PX
                             and rd.top_local >= 0
                             and rd.candidates and rd.candidates[0][1] >= TILT_WORTH):
