@@ -93,3 +93,21 @@ def test_a_weak_first_read_unlike_an_index_gives_way_to_the_card_further_along(r
     st = _stack([(10.0, True), (36.0, True)], 36.0 + PROFILE.card_h)
     got, _ = _run(st, _lying(cards, {"R5": rank + 0.03}))
     assert [c.token for c in got] == ["B7", "Y1"]
+
+
+def test_a_weak_read_that_names_its_card_keeps_it_against_an_unknown_band_further_along():
+    # A lone card's band names it with a weak grey fit, so the band is looked for
+    # further along too; a line above the card (the mat beyond it) fits better in grey
+    # but names nothing: the card stands (tune-216's lone Y5 was lost to such a band).
+    top = 11.0
+
+    def read(ask: Ask) -> CardRead | None:
+        if ask.t == top:
+            return _card("Y5", top + 1.5, 0.80)
+        if ask.t == top + RETRY_MM[1]:
+            return _card(UNKNOWN, top + RETRY_MM[1] + 1.1, 0.84)
+        return None
+
+    got, asked = _run(_stack([(top, True)], top + PROFILE.card_h), read)
+    assert any(a.t == top + RETRY_MM[1] for a in asked)  # it was looked for there
+    assert [c.token for c in got] == ["Y5"]
