@@ -98,7 +98,10 @@ def read_fan(st: Stack, pale_from: float, band_mm: float) -> Asking:
         if certain and rd.score < MIN_SCORE:
             # The stack's outline was off (glare or a shadow on the mat next to
             # it looks like card): look for the band a little further along.
-            # All asked at once (one round, not up to three), taken in turn.
+            # All asked at once (one round, not up to three), taken in turn. A band
+            # there takes the read's place where it names a card and the read does
+            # not, or names alike and fits better: a line above a lone card may fit
+            # better in grey and name nothing.
             steps = [step for step in RETRY_MM
                      if 0 <= t + step <= below - MIN_GAP_MM * LOW_PX]
             further = (yield [Ask(zone, t + step * LOW_PX, cx,
