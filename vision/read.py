@@ -418,7 +418,7 @@ class Reader:
         # this card's) fits a tactic's title as well as the card's own index fits, and
         # may have drawn the placement there. It is placed at that top too, and stands
         # if it then names a card surely, or if some card explains it better there with
-        # its colour weighed (the read below would drop a band like no index).
+        # its colour weighed (left as it is, the fan drops a band like no index).
         own = round(REFINE_MM * TPL_PX)
         astray = [i for i, rd in enumerate(reads)
                   if rd is not None and unsure(rd) and bands[i].ask.certain
