@@ -396,8 +396,7 @@ class Reader:
             return rd.candidates[0][1] if rd is not None and rd.candidates else -math.inf
 
         doubt = [i for i, rd in enumerate(reads)
-                 if rd is not None and unsure(rd)
-                 and rd.candidates and rd.candidates[0][1] >= TILT_WORTH]
+                 if rd is not None and unsure(rd) and ranked(rd) >= TILT_WORTH]
         # A band that looked like no index at its top edge's tilt may be a covered card
         # laid crooked against the card it lies on, whose art drew the stronger line:
         # where the runner-up tilt is a second edge, the band is placed there too, and
@@ -419,11 +418,9 @@ class Reader:
         # may have drawn the placement there. It is placed at that top too, and stands
         # if it then names a card surely, or if some card explains it better there with
         # its colour weighed (left as it is, the fan drops a band like no index).
-        own = round(REFINE_MM * TPL_PX)
         astray = [i for i, rd in enumerate(reads)
-                  if rd is not None and unsure(rd) and bands[i].ask.certain
-                  and not (rd.candidates and rd.candidates[0][1] >= TILT_WORTH)
-                  and abs(placed[i].ty - own) > ASTRAY_PX]
+                  if rd is not None and unsure(rd) and ranked(rd) < TILT_WORTH
+                  and bands[i].ask.certain and abs(placed[i].ty - m) > ASTRAY_PX]
         placed_own = set(astray)
         best.update(zip(astray, placer.place_many(
             [bands[i] for i in astray], [(edges[i].slope, edges[i].lines) for i in astray],
