@@ -57,6 +57,20 @@ def not_mat(corrected: FloatImage, mat: Image, threshold: float = FG_THRESHOLD) 
     return cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
 
 
+def holes_filled(mask: Image, most_px: float) -> Image:
+    """A 0/1 mask with its holes set: regions of 0 that touch no side of it, each
+    ``most_px`` pixels or fewer. A grey card on the grey mat shows in the pale mask
+    as its light edge alone, a ring around a face as grey as the mat."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(1 - mask, connectivity=4)
+    h, w = mask.shape
+    x, y, bw, bh, area = (stats[:, k] for k in range(5))
+    hole = (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h) & (area <= most_px)
+    hole[0] = False  # label 0: the mask's own pixels
+    out = mask.copy()
+    out[hole[labels]] = 1
+    return out
+
+
 def zone_crop(zone: Zone, img: NDArray[Any]) -> NDArray[Any]:
     """The zone and ZONE_MARGIN around it, cut out of a low-res view as it lies."""
     r, m = zone.rect, ZONE_MARGIN
