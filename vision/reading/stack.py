@@ -292,7 +292,7 @@ def stack_in_masks(zone: Zone, fg_all: Image, colour_all: FloatImage, profile: D
     st = find_stack(zone, fg_all, colour_all, profile, band_px)
     if pale_all is None:
         return st, -math.inf
-    if st is None and zone.kind != "formation":
+    if st is None:
         # Glare and shadows on an empty slot show in the pale mask too, but as blots,
         # not card-shaped.
         pale = outline(zone, pale_all, profile)
