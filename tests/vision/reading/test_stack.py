@@ -25,7 +25,14 @@ from vision.reading.stack import (
     stack_in_masks,
 )
 from vision.reading.templates import Templates
-from vision.reading.zones import LOW_PX, PALE_THRESHOLD, ZONE_MARGIN, not_mat, top_down
+from vision.reading.zones import (
+    LOW_PX,
+    PALE_THRESHOLD,
+    ZONE_MARGIN,
+    holes_filled,
+    not_mat,
+    top_down,
+)
 from vision.render_mat import render_mat
 from vision.synth import Conditions, lay_table, photograph
 
@@ -234,3 +241,27 @@ def test_a_pale_card_under_a_formations_first_card_that_shows_is_tried_above_it(
     asked, named_from = stack_in_masks(zone, not_mat(colour, ref), colour, profile, th,
                                        not_mat(colour, ref, PALE_THRESHOLD))
     assert asked is not None and asked.tops == both.tops and named_from == above
+
+
+def test_a_grey_card_alone_in_a_formation_is_found_by_its_light_edge():
+    # A grey tactic on the grey mat: its face as near the mat as the pale mask's
+    # threshold, only its white edge (3 mm) further off.
+    table, colour, ref = _pale_view({"flag2.north": ["AL"]}, "AL")
+    card = np.round(np.array(table.cards[0].corners) * LOW_PX).astype(np.int32)
+    face = np.zeros(SIZE[::-1], np.uint8)
+    cv2.fillPoly(face, [card], 1)
+    edge = face - cv2.erode(face, np.ones((7, 7), np.uint8))
+    around = cv2.dilate(face, np.ones((9, 9), np.uint8)) > 0  # the photo's card, shadow
+    colour[around] = ref[around].astype(np.float32)
+    colour[face > 0] = ref[face > 0].astype(np.float32) + 10.0
+    colour[edge > 0] = ref[edge > 0].astype(np.float32) + 60.0
+    profile = builtin_profile("classic")
+    th = Templates(profile).th
+    zone = next(z for z in LAYOUT.zones if z.name == "flag2.north")
+    fg, pale = not_mat(colour, ref), not_mat(colour, ref, PALE_THRESHOLD)
+    # The ring alone is no card's shape; filled, it is the card, standing where named.
+    assert stack_in_masks(zone, fg, colour, profile, th, pale) == (None, -math.inf)
+    most = profile.card_w * profile.card_h * LOW_PX ** 2
+    found, named_from = stack_in_masks(zone, fg, colour, profile, th, holes_filled(pale, most))
+    t = _zone_local_top(zone, table.cards[0].corners)[1]
+    assert found is not None and abs(found.top - t) < NEAR and named_from == math.inf

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -12,6 +13,7 @@ from vision.reading.light import MatLight
 from vision.reading.zones import (
     LOW_PX,
     ZONE_MARGIN,
+    holes_filled,
     not_mat,
     to_mat,
     top_down,
@@ -67,3 +69,17 @@ def test_a_card_is_what_the_top_down_view_shows_is_not_mat():
         zones[round(r.y - ZONE_MARGIN):round(r.y + r.h + ZONE_MARGIN),
               round(r.x - ZONE_MARGIN):round(r.x + r.w + ZONE_MARGIN)] = 1
     assert fg[(zones == 1) & (cards == 0)].mean() < 0.001
+
+
+def test_a_ring_as_small_as_a_card_is_filled_and_larger_or_open_ones_are_not():
+    # A grey card on the grey mat shows in the pale mask as its light edge alone.
+    mask = np.zeros((300, 400), np.uint8)
+    cv2.rectangle(mask, (20, 20), (80, 110), 1, 2)  # a card's edge, 61 x 91
+    cv2.rectangle(mask, (150, 20), (260, 190), 1, 2)  # a ring far larger than a card
+    cv2.rectangle(mask, (300, -5), (360, 80), 1, 2)  # one running off the mask's side
+    mask[60, 50] = 1  # a speck inside the card stays set
+    out = holes_filled(mask, 63 * 88)
+    assert out[21:110, 21:80].all()
+    assert (out[25:185, 155:255] == 0).all() and (out[2:75, 305:355] == 0).all()
+    assert (out[mask == 1] == 1).all()
+    assert out.dtype == mask.dtype and (mask == holes_filled(mask, 0)).all()
