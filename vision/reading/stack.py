@@ -287,8 +287,8 @@ def stack_in_masks(zone: Zone, fg_all: Image, colour_all: FloatImage, profile: D
     """A zone's stack (``find_stack`` in the not-mat mask ``fg_all``), and the row above
     which a read shows in the pale mask ``pale_all`` only (none: not looked at): such a
     read stands where it is named (``pale_above``). A pale card is sought alone in a zone
-    that holds one (a tactic, terrain, a discard) and shows nothing else, or as a
-    formation's first card above those that show."""
+    that shows nothing else (a formation's lone leader too), or as a formation's first
+    card above those that show."""
     st = find_stack(zone, fg_all, colour_all, profile, band_px)
     if pale_all is None:
         return st, -math.inf
