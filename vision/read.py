@@ -103,7 +103,6 @@ from vision.reading.zones import (
     LOW_PX,
     PALE_THRESHOLD,
     ZONE_MARGIN,
-    holes_filled,
     not_mat,
     to_mat,
     top_down,
@@ -201,9 +200,7 @@ class Reader:
         gain = self.light.gain_grid(light)
         corrected = self.light.true_colours(low, gain)
         fg = not_mat(corrected, self._ref8)
-        # A hole no larger than a card: the mat's printed zone outlines ring more.
-        pale = holes_filled(not_mat(corrected, self._ref8, PALE_THRESHOLD),
-                            self.profile.card_w * self.profile.card_h * LOW_PX ** 2)
+        pale = not_mat(corrected, self._ref8, PALE_THRESHOLD)
         m2f = calib.mat_to_frame
         # How soft the frame is, said with the read: a soft frame names few cards.
         soft = blur_mm(frame, calib, self.layout)

@@ -20,7 +20,14 @@ from numpy.typing import NDArray
 
 from vision.mat import Zone
 from vision.profile import TPL_PX, DeckProfile
-from vision.reading.zones import LOW_PX, ZONE_MARGIN, turned, zone_crop, zone_view
+from vision.reading.zones import (
+    LOW_PX,
+    ZONE_MARGIN,
+    holes_filled,
+    turned,
+    zone_crop,
+    zone_view,
+)
 from vision.types import FloatImage, Image
 
 MIN_GAP_MM: Final = 12.0  # closest two fanned card tops can be: the band (16 mm) shows,
@@ -193,16 +200,20 @@ def _grad(zone: Zone, colour_all: FloatImage, inner: slice) -> FloatImage:
 
 
 def outline(zone: Zone, fg_all: Image, profile: DeckProfile,
-            ) -> tuple[Image, float, float] | None:
+            holes: bool = False) -> tuple[Image, float, float] | None:
     """The zone's view of a not-mat mask (card tops up) and the first and last rows of
     its stack's outline, rows nearly half a card wide; ``None`` where there are too
-    few such rows for a card's band."""
+    few such rows for a card's band. ``holes``: the view's holes no larger than a card
+    filled (``zones.holes_filled``: a grey card on the grey mat shows in the pale mask
+    as its light edge alone; the mat's printed zone outlines ring more)."""
     p = profile
     crop = zone_crop(zone, fg_all)
     # A stack shows at least two rows nearly half a card wide (below): with fewer
     # pixels set in the whole view, as most zones have, there is none to look for.
     if cv2.countNonZero(crop) < 2 * 0.45 * p.card_w * LOW_PX:
         return None
+    if holes:
+        crop = holes_filled(crop, p.card_w * p.card_h * LOW_PX ** 2)
     fg = turned(zone, crop)
     if zone.kind != "formation":
         # Beyond this zone's far end lies another zone's cards (a formation's
@@ -217,11 +228,12 @@ def outline(zone: Zone, fg_all: Image, profile: DeckProfile,
 
 
 def find_stack(zone: Zone, fg_all: Image, colour_all: FloatImage, profile: DeckProfile,
-               th: int) -> Stack | None:
+               th: int, holes: bool = False) -> Stack | None:
     """The stack at ``zone`` in a frame's not-mat mask and true colours (top-down,
-    ``zones``), or ``None`` where nothing there is card-shaped."""
+    ``zones``), or ``None`` where nothing there is card-shaped (``holes``: as
+    ``outline`` takes it)."""
     p = profile
-    found = outline(zone, fg_all, p)
+    found = outline(zone, fg_all, p, holes)
     if found is None:
         return None
     fg, top, bottom = found
@@ -295,12 +307,12 @@ def stack_in_masks(zone: Zone, fg_all: Image, colour_all: FloatImage, profile: D
     if st is None:
         # Glare and shadows on an empty slot show in the pale mask too, but as blots,
         # not card-shaped.
-        pale = outline(zone, pale_all, profile)
+        pale = outline(zone, pale_all, profile, holes=True)
         if pale is not None and card_shaped(*pale):
-            return find_stack(zone, pale_all, colour_all, profile, band_px), math.inf
+            return find_stack(zone, pale_all, colour_all, profile, band_px, True), math.inf
         return None, -math.inf
     if st is not None and zone.kind == "formation":
-        return pale_above(st, outline(zone, pale_all, profile))
+        return pale_above(st, outline(zone, pale_all, profile, holes=True))
     return st, -math.inf
 
 

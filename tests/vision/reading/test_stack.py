@@ -25,14 +25,7 @@ from vision.reading.stack import (
     stack_in_masks,
 )
 from vision.reading.templates import Templates
-from vision.reading.zones import (
-    LOW_PX,
-    PALE_THRESHOLD,
-    ZONE_MARGIN,
-    holes_filled,
-    not_mat,
-    top_down,
-)
+from vision.reading.zones import LOW_PX, PALE_THRESHOLD, ZONE_MARGIN, not_mat, top_down
 from vision.render_mat import render_mat
 from vision.synth import Conditions, lay_table, photograph
 
@@ -260,8 +253,10 @@ def test_a_grey_card_alone_in_a_formation_is_found_by_its_light_edge():
     zone = next(z for z in LAYOUT.zones if z.name == "flag2.north")
     fg, pale = not_mat(colour, ref), not_mat(colour, ref, PALE_THRESHOLD)
     # The ring alone is no card's shape; filled, it is the card, standing where named.
-    assert stack_in_masks(zone, fg, colour, profile, th, pale) == (None, -math.inf)
-    most = profile.card_w * profile.card_h * LOW_PX ** 2
-    found, named_from = stack_in_masks(zone, fg, colour, profile, th, holes_filled(pale, most))
+    ring = outline(zone, pale, profile)
+    assert ring is None or not card_shaped(*ring)
+    filled = outline(zone, pale, profile, holes=True)
+    assert filled is not None and card_shaped(*filled)
+    found, named_from = stack_in_masks(zone, fg, colour, profile, th, pale)
     t = _zone_local_top(zone, table.cards[0].corners)[1]
     assert found is not None and abs(found.top - t) < NEAR and named_from == math.inf
