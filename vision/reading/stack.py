@@ -307,12 +307,15 @@ def stack_in_masks(zone: Zone, fg_all: Image, colour_all: FloatImage, profile: D
     if st is None:
         # Glare and shadows on an empty slot show in the pale mask too, but as blots,
         # not card-shaped.
-        pale = outline(zone, pale_all, profile, holes=True)
+        # A ring there may be a grey card's light edge: filled, it is the card.
+        pale, ring = outline(zone, pale_all, profile), False
+        if pale is not None and not card_shaped(*pale):
+            pale, ring = outline(zone, pale_all, profile, holes=True), True
         if pale is not None and card_shaped(*pale):
-            return find_stack(zone, pale_all, colour_all, profile, band_px, True), math.inf
+            return find_stack(zone, pale_all, colour_all, profile, band_px, ring), math.inf
         return None, -math.inf
     if st is not None and zone.kind == "formation":
-        return pale_above(st, outline(zone, pale_all, profile, holes=True))
+        return pale_above(st, outline(zone, pale_all, profile))
     return st, -math.inf
 
 
