@@ -306,8 +306,7 @@ def stack_in_masks(zone: Zone, fg_all: Image, colour_all: FloatImage, profile: D
         return st, -math.inf
     if st is None:
         # Glare and shadows on an empty slot show in the pale mask too, but as blots,
-        # not card-shaped.
-        # A ring there may be a grey card's light edge: filled, it is the card.
+        # not card-shaped; a ring may be a grey card's light edge: filled, it is the card.
         pale, ring = outline(zone, pale_all, profile), False
         if pale is not None and not card_shaped(*pale):
             pale, ring = outline(zone, pale_all, profile, holes=True), True

@@ -63,7 +63,7 @@ def holes_filled(mask: Image, most_px: float) -> Image:
     as its light edge alone, a ring around a face as grey as the mat."""
     _, labels, stats, _ = cv2.connectedComponentsWithStats(1 - mask, connectivity=4)
     h, w = mask.shape
-    x, y, bw, bh, area = (stats[:, k] for k in range(5))
+    x, y, bw, bh, area = stats.T  # OpenCV's CC_STAT_* order
     hole = (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h) & (area <= most_px)
     hole[0] = False  # label 0: the mask's own pixels
     out = mask.copy()
