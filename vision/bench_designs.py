@@ -17,6 +17,7 @@ import statistics
 import tempfile
 import time
 import zlib
+from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Literal
@@ -116,8 +117,11 @@ def enrol_seeded(art: CardArt, seed: int, photo_size: tuple[int, int] = PHOTO_SI
 
 
 def run_design(art: CardArt, scenes: int, frames: int, seed: int,
-               ms: list[float], photo_size: tuple[int, int] = PHOTO_SIZE) -> Tally:
-    """One design: enrolled, then ``scenes`` tables read ``frames`` times each."""
+               ms: list[float], photo_size: tuple[int, int] = PHOTO_SIZE,
+               steps: defaultdict[str, float] | None = None) -> Tally:
+    """One design: enrolled, then ``scenes`` tables read ``frames`` times each; each
+    scene's first frame's CPU time appended to ``ms``, and per step (calibration and
+    the reader's, ``Reader.laps``) added to ``steps``."""
     cv2.setNumThreads(1)
     profile, refused = enrol_seeded(art, seed, photo_size)
     tally = Tally(enrol_refused=refused, enrolled=len(profile.tokens) if profile else 0)
@@ -142,6 +146,7 @@ def run_design(art: CardArt, scenes: int, frames: int, seed: int,
                 reads.append({})
                 guesses.append({})
                 continue
+            calibrated, before = time.thread_time(), dict(reader.laps.ms)
             res = reader.read(frame.image, calib)
             got = res.zones()
             reads.append(got)
@@ -152,6 +157,10 @@ def run_design(art: CardArt, scenes: int, frames: int, seed: int,
             tally.wrong_single += wrong
             if f == 0:
                 ms.append((time.thread_time() - c0) * 1000)
+                if steps is not None:
+                    steps["calibration"] += (calibrated - c0) * 1000
+                    for step, t in reader.laps.ms.items():
+                        steps[step] += t - before.get(step, 0.0)
                 tally.cards += total
                 tally.right_single += right
                 if res.soft_mm is not None and res.soft_mm <= TOO_SOFT_MM:
@@ -166,9 +175,11 @@ def run_design(art: CardArt, scenes: int, frames: int, seed: int,
     return tally
 
 
-def _design(art: CardArt, scenes: int, frames: int, seed: int) -> tuple[Tally, list[float]]:
+def _design(art: CardArt, scenes: int, frames: int, seed: int,
+            ) -> tuple[Tally, list[float], dict[str, float]]:
     ms: list[float] = []
-    return run_design(art, scenes, frames, seed, ms), ms
+    steps: defaultdict[str, float] = defaultdict(float)
+    return run_design(art, scenes, frames, seed, ms, steps=steps), ms, steps
 
 
 def run(n: int, split: Literal["tune", "held"], scenes: int, frames: int,
@@ -182,11 +193,15 @@ def run(n: int, split: Literal["tune", "held"], scenes: int, frames: int,
             done = list(pool.map(_design, *zip(*args, strict=True)))
     else:
         done = [_design(*a) for a in args]
-    ms = [t for _, times in done for t in times]
+    ms = [t for _, times, _ in done for t in times]
+    steps: defaultdict[str, float] = defaultdict(float)
+    for _, _, per_step in done:
+        for step, t in per_step.items():
+            steps[step] += t
     per: dict[str, dict[str, object]] = {}
     worst = 1.0
     total = Tally()
-    for art, (tally, _) in zip(arts, done, strict=True):
+    for art, (tally, _, _) in zip(arts, done, strict=True):
         figures = tally.figures()
         per[art.name] = figures
         worst = min(worst, float(figures["single_frame_accuracy"]))  # type: ignore[arg-type]
@@ -198,6 +213,10 @@ def run(n: int, split: Literal["tune", "held"], scenes: int, frames: int,
         "voted_accuracy": overall["voted_accuracy"],
         "confident_wrong": overall["confident_wrong"],
         "frame_ms_median": round(statistics.median(ms), 1) if ms else None,
+        # Where it goes: each step's mean over the same frames (means add up; medians
+        # would not).
+        "frame_ms_by_step": {step: round(t / len(ms), 1)
+                             for step, t in sorted(steps.items(), key=lambda st: -st[1])},
         "all_designs": overall,
         "reliability": reliability(total.named),
         "designs": per,

@@ -73,6 +73,7 @@ from vision.reading.fan import (
     Asking,
     read_fan,
 )
+from vision.reading.laps import Laps
 from vision.reading.light import (
     GLARE_LEAST,
     GLARE_MAT_MM,
@@ -172,6 +173,7 @@ class Reader:
         self.placer = Placer(self.templates, profile.card_w)
         self.top_edges = TopEdges(self.templates.tw)
         self.classifier = Classifier(profile, self.templates, model)
+        self.laps = Laps()  # CPU time per step, over every read (the bench prints it)
 
     def classify(self, crop: FloatImage, visible_mm: float,
                  ) -> tuple[str, float, float, list[tuple[str, float]]]:
@@ -195,6 +197,7 @@ class Reader:
 
     def _read(self, frame: Image, calib: Calibration, zones: Collection[str] | None,
               elsewhere: Collection[str]) -> FrameRead:
+        self.laps.start()
         low = top_down(frame, calib, self.low_size)
         light = self.light.fit(low)
         gain = self.light.gain_grid(light)
@@ -204,6 +207,7 @@ class Reader:
         m2f = calib.mat_to_frame
         # How soft the frame is, said with the read: a soft frame names few cards.
         soft = blur_mm(frame, calib, self.layout)
+        self.laps.lap("view")
         # Every zone's reading runs side by side: each asks for one band at a time
         # (where it looks next depends on what it found), and the bands all zones
         # ask for at once are read together, one call per step for all of them.
@@ -213,6 +217,7 @@ class Reader:
         asked: dict[str, list[Ask]] = {}
         for name, gen in readers.items():
             _advance(gen, None, name, asked, done)
+        self.laps.lap("stacks")
         while asked:
             names = list(asked)
             batches = [asked.pop(n) for n in names]
@@ -221,9 +226,12 @@ class Reader:
             for name, b in zip(names, batches, strict=True):
                 _advance(readers[name], got[k:k + len(b)], name, asked, done)
                 k += len(b)
+            self.laps.lap("stacks")
         cards = [rd for name in readers for rd in done[name]]
         self._by_faces(cards, frame, m2f, soft)
+        self.laps.lap("faces")
         self._without_taken(cards, elsewhere)
+        self.laps.lap("names")
         return FrameRead(cards, calib, fg.astype(bool), gain, soft)
 
     def _by_faces(self, cards: list[CardRead], frame: Image, m2f: FloatImage,
@@ -323,12 +331,14 @@ class Reader:
         """The card each ask's band shows (``None``: a line in the art, not a card) in a
         frame ``soft`` mm soft (``vision.sharpness``; ``None``: not known)."""
         m, h = round(REFINE_MM * TPL_PX), self.templates.th
+        self.laps.lap("stacks")
         bands = self._bands(asks, m2f, light)
         # The tilt from each card's own top edge (and the lines parallel to it).
         cols = self.top_edges.strip_cols()
         edges = self.top_edges.find(np.stack([
             self.placer.warp_band(b.to_frame, b.u0, b.v0, 0.0, frame, m + h // 2, cols)
             for b in bands]))
+        self.laps.lap("tilts")
         return self._read_many(bands, edges, frame, soft)
 
     def _bands(self, asks: list[Ask], m2f: FloatImage, light: Light) -> list[Band]:
@@ -357,7 +367,9 @@ class Reader:
         """
         placer = self.placer
         placed = placer.place_many(bands, [(e.slope, e.lines) for e in edges], frame)
+        self.laps.lap("placing")
         reads = self._cards(bands, placed, soft)
+        self.laps.lap("naming")
         # A card named from an index found beyond the warped band (the stack's centre
         # was misjudged: a neighbour's edge passed for its side) was read partly from
         # padding, and so was a band read unknown there that some token ranks as an
@@ -446,6 +458,7 @@ class Reader:
             if i in placed_own and (rd is None or unsure(rd)) and ranked(rd) <= ranked(reads[i]):
                 continue
             reads[i] = rd
+        self.laps.lap("second looks")
         return reads
 
     def _cards(self, bands: list[Band], placed: list[Placed],

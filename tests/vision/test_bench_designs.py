@@ -1,6 +1,7 @@
 """The cross-design bench counts what was laid and what was read, per deck."""
 
 import json
+from collections import defaultdict
 from unittest import mock
 
 import numpy as np
@@ -20,7 +21,9 @@ from vision.synth import room_scene, room_seed
 def test_a_design_is_enrolled_from_photos_and_every_laid_card_is_counted():
     art = design("tune", 1)
     ms: list[float] = []
-    tally = run_design(art, scenes=1, frames=2, seed=7, ms=ms, photo_size=(1008, 756))
+    steps: defaultdict[str, float] = defaultdict(float)
+    tally = run_design(art, scenes=1, frames=2, seed=7, ms=ms, photo_size=(1008, 756),
+                       steps=steps)
     table, frames = room_scene(room_seed(7, art.name, 0), art, 2)
     laid = sum(len(v) for v in table.zones.values())
     figures = tally.figures()
@@ -36,6 +39,12 @@ def test_a_design_is_enrolled_from_photos_and_every_laid_card_is_counted():
         round(tally.right_single / laid, 4) if sharp else 0.0)
     # Every card read right in the first frame is in the reliability data as right.
     assert sum(ok for _, ok in tally.named) >= tally.right_single
+    # Where the frame's time went: every step of it, and nothing counted twice (the
+    # frame time holds the scoring too, a few milliseconds at most).
+    assert set(steps) == {"calibration", "view", "stacks", "tilts", "placing", "naming",
+                          "second looks", "faces", "names"}
+    assert all(t >= 0 for t in steps.values()) and steps["naming"] > 0
+    assert ms[0] - 5 <= sum(steps.values()) <= ms[0]
 
 
 def test_each_deck_is_read_in_rooms_of_its_own():
@@ -137,7 +146,8 @@ def test_the_bench_can_start_past_the_designs_measured_before(capsys):
 
     def counted(art, scenes, frames, seed):
         read.append(art.name)
-        return Tally(cards=10, right_single=9, right_voted=10), [50.0]
+        return (Tally(cards=10, right_single=9, right_voted=10), [50.0],
+                {"placing": 20.0, "naming": 30.0})
 
     with mock.patch.object(bench_designs, "_design", counted):
         assert main(["bench", "vision", "--designs", "2", "--first-design", "24",
@@ -145,3 +155,5 @@ def test_the_bench_can_start_past_the_designs_measured_before(capsys):
     got = json.loads(capsys.readouterr().out)
     assert read == ["held-24", "held-25"] == sorted(got["designs"])
     assert got["worst_design_single_frame_accuracy"] == 0.9 and got["voted_accuracy"] == 1.0
+    # Each step's mean a frame, over both designs' frames, dearest first.
+    assert list(got["frame_ms_by_step"].items()) == [("naming", 30.0), ("placing", 20.0)]
