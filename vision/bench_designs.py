@@ -213,8 +213,9 @@ def run(n: int, split: Literal["tune", "held"], scenes: int, frames: int,
         "voted_accuracy": overall["voted_accuracy"],
         "confident_wrong": overall["confident_wrong"],
         "frame_ms_median": round(statistics.median(ms), 1) if ms else None,
-        # Where it goes: each step's mean over the same frames (means add up; medians
-        # would not).
+        # Where it goes: each step's mean over the same frames (means add up to the
+        # mean frame; medians would not).
+        "frame_ms_mean": round(statistics.fmean(ms), 1) if ms else None,
         "frame_ms_by_step": {step: round(t / len(ms), 1)
                              for step, t in sorted(steps.items(), key=lambda st: -st[1])},
         "all_designs": overall,

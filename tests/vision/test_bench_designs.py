@@ -157,3 +157,4 @@ def test_the_bench_can_start_past_the_designs_measured_before(capsys):
     assert got["worst_design_single_frame_accuracy"] == 0.9 and got["voted_accuracy"] == 1.0
     # Each step's mean a frame, over both designs' frames, dearest first.
     assert list(got["frame_ms_by_step"].items()) == [("naming", 30.0), ("placing", 20.0)]
+    assert got["frame_ms_mean"] == 50.0
