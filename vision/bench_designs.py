@@ -117,8 +117,8 @@ def enrol_seeded(art: CardArt, seed: int, photo_size: tuple[int, int] = PHOTO_SI
 
 
 def run_design(art: CardArt, scenes: int, frames: int, seed: int,
-               ms: list[float], photo_size: tuple[int, int] = PHOTO_SIZE,
-               steps: defaultdict[str, float] | None = None) -> Tally:
+               ms: list[float], steps: defaultdict[str, float],
+               photo_size: tuple[int, int] = PHOTO_SIZE) -> Tally:
     """One design: enrolled, then ``scenes`` tables read ``frames`` times each; each
     scene's first frame's CPU time appended to ``ms``, and per step (calibration and
     the reader's, ``Reader.laps``) added to ``steps``."""
@@ -157,10 +157,9 @@ def run_design(art: CardArt, scenes: int, frames: int, seed: int,
             tally.wrong_single += wrong
             if f == 0:
                 ms.append((time.thread_time() - c0) * 1000)
-                if steps is not None:
-                    steps["calibration"] += (calibrated - c0) * 1000
-                    for step, t in reader.laps.ms.items():
-                        steps[step] += t - before.get(step, 0.0)
+                steps["calibration"] += (calibrated - c0) * 1000
+                for step, t in reader.laps.ms.items():
+                    steps[step] += t - before.get(step, 0.0)
                 tally.cards += total
                 tally.right_single += right
                 if res.soft_mm is not None and res.soft_mm <= TOO_SOFT_MM:
@@ -179,7 +178,7 @@ def _design(art: CardArt, scenes: int, frames: int, seed: int,
             ) -> tuple[Tally, list[float], dict[str, float]]:
     ms: list[float] = []
     steps: defaultdict[str, float] = defaultdict(float)
-    return run_design(art, scenes, frames, seed, ms, steps=steps), ms, steps
+    return run_design(art, scenes, frames, seed, ms, steps), ms, steps
 
 
 def run(n: int, split: Literal["tune", "held"], scenes: int, frames: int,

@@ -22,8 +22,8 @@ def test_a_design_is_enrolled_from_photos_and_every_laid_card_is_counted():
     art = design("tune", 1)
     ms: list[float] = []
     steps: defaultdict[str, float] = defaultdict(float)
-    tally = run_design(art, scenes=1, frames=2, seed=7, ms=ms, photo_size=(1008, 756),
-                       steps=steps)
+    tally = run_design(art, scenes=1, frames=2, seed=7, ms=ms, steps=steps,
+                       photo_size=(1008, 756))
     table, frames = room_scene(room_seed(7, art.name, 0), art, 2)
     laid = sum(len(v) for v in table.zones.values())
     figures = tally.figures()
