@@ -10,7 +10,9 @@ token they do not have, in single frames and after voting. Timing is one
 2304x1296 frame (marker detection, calibration and reading) with OpenCV and
 BLAS held to one thread: ``frame_ms_median`` is the CPU time that thread
 spent (what one core does, whatever else the machine runs), and
-``frame_wall_ms_median`` the wall-clock time on this machine as it was.
+``frame_wall_ms_median`` the wall-clock time on this machine as it was;
+``frame_ms_by_step`` says where the CPU time goes (each step's mean a frame,
+adding up to ``frame_ms_mean``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import defaultdict
 from pathlib import Path
 
 import cv2
@@ -32,6 +35,7 @@ from vision.deck_art import ALL_FACES, Style
 from vision.enroll import enroll_from_dir
 from vision.position import UNKNOWN
 from vision.read import Reader
+from vision.reading.laps import by_step, charge
 from vision.reading.result import FrameRead
 from vision.scoring import outcomes, reliability, score
 from vision.synth import Conditions, card_photo, lay_table, photograph, random_deal
@@ -67,6 +71,7 @@ def run(scenes: int, frames: int, seed: int, failures: bool = False) -> dict[str
     failed_calibrations = 0
     ms: list[float] = []
     wall: list[float] = []
+    steps: defaultdict[str, float] = defaultdict(float)
     named: list[tuple[float, bool]] = []
     for i in range(scenes):
         srng = np.random.default_rng(seed * 1000 + i)
@@ -85,10 +90,13 @@ def run(scenes: int, frames: int, seed: int, failures: bool = False) -> dict[str
                 reads.append({})
                 guesses.append({})
                 continue
+            calibrated, before = time.thread_time(), dict(reader.laps.ms)
             res = reader.read(frame.image, calib)
             if f == 0:
                 ms.append((time.thread_time() - c0) * 1000)
                 wall.append((time.perf_counter() - t0) * 1000)
+                steps["calibration"] += (calibrated - c0) * 1000
+                charge(steps, reader.laps, before)
             got = res.zones()
             reads.append(got)
             guesses.append(res.guesses())
@@ -116,6 +124,8 @@ def run(scenes: int, frames: int, seed: int, failures: bool = False) -> dict[str
         "confident_wrong_voted": wrongv,
         "frame_ms_median": round(statistics.median(ms), 1) if ms else None,
         "frame_wall_ms_median": round(statistics.median(wall), 1) if wall else None,
+        "frame_ms_mean": round(statistics.fmean(ms), 1) if ms else None,
+        "frame_ms_by_step": by_step(steps, len(ms)),
         "scenes": scenes,
         "frames_per_scene": frames,
         "cards": cards,

@@ -34,6 +34,7 @@ from vision.photos import TABLES, phone_photo
 from vision.position import UNKNOWN
 from vision.profile import DeckProfile, ProfileError
 from vision.read import Reader
+from vision.reading.laps import by_step, charge
 from vision.scoring import Tally, outcomes, reliability, score
 from vision.sharpness import TOO_SOFT_MM
 from vision.synth import room_scene, room_seed
@@ -158,8 +159,7 @@ def run_design(art: CardArt, scenes: int, frames: int, seed: int,
             if f == 0:
                 ms.append((time.thread_time() - c0) * 1000)
                 steps["calibration"] += (calibrated - c0) * 1000
-                for step, t in reader.laps.ms.items():
-                    steps[step] += t - before.get(step, 0.0)
+                charge(steps, reader.laps, before)
                 tally.cards += total
                 tally.right_single += right
                 if res.soft_mm is not None and res.soft_mm <= TOO_SOFT_MM:
@@ -212,11 +212,9 @@ def run(n: int, split: Literal["tune", "held"], scenes: int, frames: int,
         "voted_accuracy": overall["voted_accuracy"],
         "confident_wrong": overall["confident_wrong"],
         "frame_ms_median": round(statistics.median(ms), 1) if ms else None,
-        # Where it goes: each step's mean over the same frames (means add up to the
-        # mean frame; medians would not).
+        # Where it goes: each step's mean over the same frames.
         "frame_ms_mean": round(statistics.fmean(ms), 1) if ms else None,
-        "frame_ms_by_step": {step: round(t / len(ms), 1)
-                             for step, t in sorted(steps.items(), key=lambda st: -st[1])},
+        "frame_ms_by_step": by_step(steps, len(ms)),
         "all_designs": overall,
         "reliability": reliability(total.named),
         "designs": per,

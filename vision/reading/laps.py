@@ -1,6 +1,6 @@
 """Where a frame's time goes: this thread's CPU time per step of the reader.
 
-The bench prints it beside the frame time (``frame_ms_by_step``), so a change that
+The benches print it beside the frame time (``frame_ms_by_step``), so a change that
 makes one step dearer, or a search for the frame budget, starts from the figures.
 """
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from collections.abc import Mapping
 
 
 class Laps:
@@ -26,3 +27,17 @@ class Laps:
         now = time.thread_time()
         self.ms[step] += (now - self._at) * 1000.0
         self._at = now
+
+
+def charge(steps: defaultdict[str, float], laps: Laps, before: Mapping[str, float]) -> None:
+    """Add to ``steps`` what each of the reader's steps took since ``before`` (a copy
+    of ``laps.ms`` taken then): one read's share of its running tally."""
+    for step, t in laps.ms.items():
+        steps[step] += t - before.get(step, 0.0)
+
+
+def by_step(steps: Mapping[str, float], frames: int) -> dict[str, float]:
+    """Each step's mean ms a frame over ``frames`` frames, dearest first (means add up
+    to the mean frame; medians would not)."""
+    return {step: round(t / frames, 1)
+            for step, t in sorted(steps.items(), key=lambda st: -st[1])} if frames else {}
