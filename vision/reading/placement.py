@@ -35,6 +35,7 @@ RECENTRE: Final = 3  # searches around the placement, each centred on the last o
 # coarser (every NEAR_STEP-th pixel) and weigh only each placement's NEAR_LEADERS best
 # cards: nine looks at a placement with every card cost a sixth more a frame.
 NEAR: Final = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1))
+_NEAR_XY: Final = np.array(NEAR, np.intp)
 NEAR_LEADERS: Final = 3
 NEAR_STEP: Final = 4
 
@@ -184,10 +185,13 @@ class Placer:
         already (``points``: each placement's correlations). The placement itself
         stands, not the pixel beside it: the shift search looks there next."""
         k = min(NEAR_LEADERS, points.shape[1])  # a deck of fewer cards: all of them
-        leaders = np.unique(np.argpartition(-points, k - 1, axis=1)[:, :k])
-        places = [(x + dx, y + dy) for x, y in hyps for dx, dy in NEAR]
+        leading = np.zeros(points.shape[1], np.bool_)
+        leading[np.argpartition(-points, k - 1, axis=1)[:, :k]] = True
+        leaders = np.flatnonzero(leading)
+        places = (np.array(hyps, np.intp)[:, None] + _NEAR_XY[None]).reshape(-1, 2)
         coarse = self.templates.normalised(hv, NEAR_STEP)[1]
-        fit = ncc_rows(self.templates.looks(grays, [j] * len(places), places, hv, NEAR_STEP),
+        fit = ncc_rows(self.templates.looks(grays, np.full(len(places), j, np.intp), places, hv,
+                                            NEAR_STEP),
                        np.ascontiguousarray(coarse[:, leaders])).max(axis=1)
         return hyps[int(np.argmax(fit)) // len(NEAR)]
 

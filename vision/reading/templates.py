@@ -9,6 +9,7 @@ every token in one matrix product (``ncc_rows``).
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Final, Generic, TypeVar
@@ -151,17 +152,43 @@ class Templates:
             y0, x0 = y0 + pad, x0 + pad
         return windows(gray[y0:, x0:], 2 * s + 1, 2 * s + 1, hh, ww, step)
 
-    def looks(self, grays: FloatImage, which: list[int], places: list[tuple[int, int]],
-              hv: int, step: int = 2) -> FloatImage:
+    def looks(self, grays: FloatImage, which: list[int] | NDArray[np.intp],
+              places: list[tuple[int, int]] | NDArray[np.intp], hv: int,
+              step: int = 2) -> FloatImage:
         """The views (on every ``step``-th pixel each way) of the bands ``grays[which]``
         with their index placed at ``places``, one per row; beyond a band's edge its
         edge pixels repeat (as ``views`` pads)."""
         _, hgt, wid = grays.shape
-        xy = np.array(places, np.intp).reshape(-1, 2)
-        rows = np.clip(xy[:, 1:] + IY + np.arange(0, hv - IY, step), 0, hgt - 1)
-        cols = np.clip(xy[:, :1] + IX + np.arange(0, self.tw - 2 * IX, step), 0, wid - 1)
-        flat = (np.array(which, np.intp)[:, None] * hgt + rows) * wid
+        xy = np.asarray(places, np.intp).reshape(-1, 2)
+        down, across = _steps(hv, step, self.tw)
+        bands = np.asarray(which, np.intp)
+        x, y = xy[:, 0], xy[:, 1]
+        if (int(y.min()) + IY >= 0 and int(y.max()) + int(down[-1]) < hgt
+                and int(x.min()) + IX >= 0 and int(x.max()) + int(across[-1]) < wid):
+            # Every view within its band (nearly always): one offset per view added to
+            # the window's own, no clipping (a view is called for some hundred times a
+            # frame, and the clipped gather cost three times this).
+            return grays.take(((bands * hgt + y) * wid + x)[:, None]
+                              + _offsets(hv, step, self.tw, wid)[None])
+        rows = np.clip(y[:, None] + down, 0, hgt - 1)
+        cols = np.clip(x[:, None] + across, 0, wid - 1)
+        flat = (bands[:, None] * hgt + rows) * wid
         return np.take(grays, flat[:, :, None] + cols[:, None, :]).reshape(len(xy), -1)
+
+
+@functools.cache
+def _steps(hv: int, step: int, tw: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """A view's rows and columns (every ``step``-th) from its index's top-left corner,
+    for bands ``tw`` px wide showing ``hv`` rows."""
+    return (IY + np.arange(0, hv - IY, step, dtype=np.intp),
+            IX + np.arange(0, tw - 2 * IX, step, dtype=np.intp))
+
+
+@functools.cache
+def _offsets(hv: int, step: int, tw: int, wid: int) -> NDArray[np.intp]:
+    """``_steps``' pixels as offsets into a band ``wid`` px wide, row by row."""
+    down, across = _steps(hv, step, tw)
+    return (down[:, None] * wid + across[None, :]).ravel()
 
 
 def windows(img: FloatImage, ny: int, nx: int, hh: int, ww: int, step: int = 1,

@@ -55,12 +55,15 @@ def test_placements_beyond_a_bands_edge_are_looked_at_as_its_shifts_are(template
     m = round(REFINE_MM * TPL_PX)
     th, tw = templates.th, templates.tw
     grays = rng.random((3, th + 2 * m, tw + 2 * m), dtype=np.float32)
-    places = [(m, m), (-6, 3), (2 * m + 5, -4), (m - 1, 2 * m + 7)]
+    beyond = [(m, m), (-6, 3), (2 * m + 5, -4), (m - 1, 2 * m + 7)]
+    within = [(m, m), (0, 0), (2 * m, 1), (m - 1, 2 * m)]  # every view inside its band
     which = [0, 1, 2, 1]
-    for hv in (th, 20):
-        looks = templates.looks(grays, which, places, hv)
-        for row, j, (x, y) in zip(looks, which, places, strict=True):
-            assert np.array_equal(row, templates.views(grays[j], x, y, hv, 0, 2)[0])
+    for places in (beyond, within):
+        for hv in (th, 20):
+            for step in (2, 4):
+                looks = templates.looks(grays, which, places, hv, step)
+                for row, j, (x, y) in zip(looks, which, places, strict=True):
+                    assert np.array_equal(row, templates.views(grays[j], x, y, hv, 0, step)[0])
 
 
 def test_a_pale_numeral_weighs_as_much_as_black_print_once_stretched_locally():
