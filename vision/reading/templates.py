@@ -166,8 +166,8 @@ class Templates:
         if (int(y.min()) + IY >= 0 and int(y.max()) + int(down[-1]) < hgt
                 and int(x.min()) + IX >= 0 and int(x.max()) + int(across[-1]) < wid):
             # Every view within its band (nearly always): one offset per view added to
-            # the window's own, no clipping (a view is called for some hundred times a
-            # frame, and the clipped gather cost three times this).
+            # the window's own, nothing to clip (the quick look gathers some hundred
+            # times a frame).
             return grays.take(((bands * hgt + y) * wid + x)[:, None]
                               + _offsets(hv, step, self.tw, wid)[None])
         rows = np.clip(y[:, None] + down, 0, hgt - 1)
@@ -180,15 +180,21 @@ class Templates:
 def _steps(hv: int, step: int, tw: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """A view's rows and columns (every ``step``-th) from its index's top-left corner,
     for bands ``tw`` px wide showing ``hv`` rows."""
-    return (IY + np.arange(0, hv - IY, step, dtype=np.intp),
-            IX + np.arange(0, tw - 2 * IX, step, dtype=np.intp))
+    return _frozen(IY + np.arange(0, hv - IY, step, dtype=np.intp)), _frozen(
+        IX + np.arange(0, tw - 2 * IX, step, dtype=np.intp))
 
 
 @functools.cache
 def _offsets(hv: int, step: int, tw: int, wid: int) -> NDArray[np.intp]:
     """``_steps``' pixels as offsets into a band ``wid`` px wide, row by row."""
     down, across = _steps(hv, step, tw)
-    return (down[:, None] * wid + across[None, :]).ravel()
+    return _frozen((down[:, None] * wid + across[None, :]).ravel())
+
+
+def _frozen(a: NDArray[np.intp]) -> NDArray[np.intp]:
+    """``a`` made read-only: cached, it is every caller's."""
+    a.flags.writeable = False
+    return a
 
 
 def windows(img: FloatImage, ny: int, nx: int, hh: int, ww: int, step: int = 1,
