@@ -435,8 +435,8 @@ class Reader:
                   and bands[i].ask.certain and abs(placed[i].ty - m) > ASTRAY_PX]
         placed_own = set(astray)
         best.update(zip(astray, placer.place_many(
-            [bands[i] for i in astray], [(edges[i].slope, edges[i].lines) for i in astray],
-            frame, own_top=True), strict=True))
+            [bands[i] for i in astray], [(placed[i].slope, edges[i].lines) for i in astray],
+            frame, own_top=True, had=[placed[i] for i in astray]), strict=True))
         walk = [(i, d, placed[i]) for i in doubt for d in FINE_TILTS]
         for _ in range(FINE_STEPS):
             if not walk:

@@ -132,15 +132,19 @@ class Placer:
             [pl.tx, pl.ty, 1.0])
         return replace(band, u0=float(x0 - w / 2 + c * w / 2), v0=float(y0 + s * w / 2))
 
-    def _warped(self, band: Band, slope: float, frame: Image,
+    def _warped(self, band: Band, slope: float, frame: Image, had: Placed | None = None,
                 ) -> tuple[Image, FloatImage, FloatImage]:
         """The band warped upright at ``slope``: as the frame shows it, in blurred true
-        grey, and that grey at half size (where the deck's layout is looked for)."""
-        crop = self.warp_band(band.to_frame, band.u0, band.v0, slope, frame)
-        # Grey of the true colours in one weighted sum (the light's gain folded into
-        # the weights): the colours themselves are only sampled, later.
-        gray = cv2.GaussianBlur(cv2.transform(crop.astype(np.float32), band.gain * GREY_BGR[None]),
-                                (0, 0), BLUR)
+        grey, and that grey at half size (where the deck's layout is looked for).
+        ``had``: the band placed before at that slope, whose warp it reuses."""
+        if had is not None:
+            crop, gray = had.crop, had.gray
+        else:
+            crop = self.warp_band(band.to_frame, band.u0, band.v0, slope, frame)
+            # Grey of the true colours in one weighted sum (the light's gain folded
+            # into the weights): the colours themselves are only sampled, later.
+            gray = cv2.GaussianBlur(cv2.transform(crop.astype(np.float32),
+                                                  band.gain * GREY_BGR[None]), (0, 0), BLUR)
         half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2),
                           interpolation=cv2.INTER_AREA)
         return crop, gray, half
@@ -177,38 +181,51 @@ class Placer:
                                     k, axis=1)[:, k] for c in (0, w))
         return (np.minimum(left, right).argmax(axis=1) + 1).tolist()  # both must show
 
-    def _nearby(self, grays: FloatImage, j: int, hyps: list[tuple[int, int]],
-                points: FloatImage, hv: int) -> tuple[int, int]:
-        """Of the placements ``hyps`` of band ``grays[j]``, the one some card explains
-        best a pixel either way of it (``NEAR``), looked at on every NEAR_STEP-th
-        pixel and weighed only with the cards that explain some placement best
-        already (``points``: each placement's correlations). The placement itself
-        stands, not the pixel beside it: the shift search looks there next."""
+    def _nearby(self, grays: FloatImage, many: list[int], hyps: list[list[tuple[int, int]]],
+                points: FloatImage, hv: int) -> list[tuple[int, int]]:
+        """Of the placements ``hyps[j]`` of each band ``grays[j]`` (``j`` in ``many``),
+        the one some card explains best a pixel either way of it (``NEAR``), looked at
+        on every NEAR_STEP-th pixel and weighed only with the cards that explain one of
+        that band's placements best already (``points``: each placement's
+        correlations, the bands' rows in turn). The placement itself stands, not the
+        pixel beside it: the shift search looks there next. All bands in one look."""
+        counts = np.array([len(hyps[j]) for j in many], np.intp)
         k = min(NEAR_LEADERS, points.shape[1])  # a deck of fewer cards: all of them
-        leading = np.zeros(points.shape[1], np.bool_)
-        leading[np.argpartition(-points, k - 1, axis=1)[:, :k]] = True
-        leaders = np.flatnonzero(leading)
-        places = (np.array(hyps, np.intp)[:, None] + _NEAR_XY[None]).reshape(-1, 2)
+        band_of = np.repeat(np.arange(len(many)), counts)
+        leading = np.zeros((len(many), points.shape[1]), np.bool_)
+        leading[band_of[:, None], np.argpartition(-points, k - 1, axis=1)[:, :k]] = True
+        cols = np.flatnonzero(leading.any(axis=0))
+        places = (np.array([xy for j in many for xy in hyps[j]], np.intp)[:, None]
+                  + _NEAR_XY[None]).reshape(-1, 2)
+        looked = np.repeat(band_of, len(NEAR))
         coarse = self.templates.normalised(hv, NEAR_STEP)[1]
-        fit = ncc_rows(self.templates.looks(grays, np.full(len(places), j, np.intp), places, hv,
-                                            NEAR_STEP),
-                       np.ascontiguousarray(coarse[:, leaders])).max(axis=1)
-        return hyps[int(np.argmax(fit)) // len(NEAR)]
+        fit = ncc_rows(self.templates.looks(grays, np.asarray(many, np.intp)[looked], places,
+                                            hv, NEAR_STEP),
+                       np.ascontiguousarray(coarse[:, cols]))
+        # Each band weighs only its own leaders.
+        fit = np.where(leading[:, cols][looked], fit, -np.inf).max(axis=1)
+        out, k0 = [], 0
+        for j, n in zip(many, counts.tolist(), strict=True):
+            out.append(hyps[j][int(np.argmax(fit[k0:k0 + n * len(NEAR)])) // len(NEAR)])
+            k0 += n * len(NEAR)
+        return out
 
     def place_many(self, bands: list[Band], edges: list[tuple[float, list[int]]],
                    frame: Image, starts: list[tuple[int, int]] | None = None,
-                   own_top: bool = False) -> list[Placed]:
+                   own_top: bool = False, had: list[Placed] | None = None) -> list[Placed]:
         """Each band warped upright at its slope and where in it the index lies (the
         placement some card explains best; given ``starts``, searched around those
         only; ``own_top``: only at the top its stack's outline found for certain),
         with the tokens that may be the card and their correlations with the band over
-        small shifts there.
+        small shifts there. ``had``: each band placed before at the same slope (its
+        warp is reused).
 
         Bands of one visible height are compared with the templates together.
         """
         tp = self.templates
-        warped = [self._warped(b, slope, frame) for b, (slope, _) in zip(bands, edges,
-                                                                            strict=True)]
+        before: list[Placed | None] = list(had) if had is not None else [None] * len(bands)
+        warped = [self._warped(b, slope, frame, h) for b, (slope, _), h in zip(
+            bands, edges, before, strict=True)]
         groups: dict[int, list[int]] = {}
         for i, b in enumerate(bands):
             groups.setdefault(b.hv, []).append(i)
@@ -232,11 +249,9 @@ class Placer:
                 which = [j for j in many for _ in hyps[j]]
                 points = ncc_rows(tp.looks(grays, which, [xy for j in many for xy in hyps[j]],
                                            hv), tpl)
-                k = 0
-                for j in many:
-                    n = len(hyps[j])
-                    at[idx[j]] = self._nearby(grays, j, hyps[j], points[k:k + n], hv)
-                    k += n
+                for j, xy in zip(many, self._nearby(grays, many, hyps, points, hv),
+                                 strict=True):
+                    at[idx[j]] = xy
             # Every token there over small shifts.
             seen = [tp.views(warped[i][1], *at[i], hv, SHIFT_PX, 2) for i in idx]
             corr = ncc_rows(np.concatenate(seen), tpl)

@@ -25,14 +25,14 @@ IX: Final = round(INSET_X * TPL_PX)  # a band's inner part, px from its side
 IY: Final = round(INSET_Y * TPL_PX)  # and from its top
 LOCAL_SIGMA: Final = 3.0  # px: the neighbourhood a second look stretches the contrast over
 LOCAL_FLOOR: Final = 0.02  # grey level spread (0..1) below which a neighbourhood is flat
-# Visible heights whose cut templates are kept. A game's bands show a few heights again
-# and again (40 table changes: 32 px nearly always, 30, 31 and 23 now and then), but a
-# room's crooked fans show several in one frame, and over a long session nearly every
-# height turns up once: the least recently used go. Cut on every other pixel (what
-# ranking uses) a height costs 0.8 MB of the builtin deck, so 16 cost some 13 MB; at
-# full resolution, and stretched locally (a second look: seldom asked, its leaders
+LEAST_PX: Final = 8  # the least visible height a band is read at, template px
+# Cut templates kept. A room's crooked fans show a dozen heights in a frame, each cut
+# on every other pixel (ranking) and every fourth (the quick look): kept for every
+# height, which bounds them (some 11 MB for a deck of 79 cards), none is cut twice (a
+# cache of 16 cut some 20 a frame again, 8 ms with their darkest print). At full
+# resolution, and stretched locally (a second look: seldom asked, its leaders
 # stretched when first asked, 0.04 ms a token), 2 MB each, so fewer of those are kept.
-KEPT_HEIGHTS: Final = 16
+CUT_STEPS: Final = 2  # the steps cut: every other pixel and every fourth
 KEPT_FULL: Final = 2
 
 K = TypeVar("K")
@@ -65,11 +65,12 @@ class Templates:
     def __init__(self, profile: DeckProfile) -> None:
         self.tw, self.th = band_px(profile.card_w, profile.band_mm)  # a whole band, px
         self._gray = profile.gray
+        heights = self.th - LEAST_PX + 1
         self._cut: Recent[tuple[int, int], tuple[FloatImage, FloatImage]] = Recent(
-            KEPT_HEIGHTS)
+            CUT_STEPS * heights)
         self._full: Recent[tuple[int, int], tuple[FloatImage, FloatImage]] = Recent(KEPT_FULL)
-        self._rows: Recent[tuple[int, int], FloatImage] = Recent(KEPT_HEIGHTS)
-        self._dark: Recent[int, FloatImage] = Recent(KEPT_HEIGHTS)
+        self._rows: Recent[tuple[int, int], FloatImage] = Recent(CUT_STEPS * heights)
+        self._dark: Recent[int, FloatImage] = Recent(heights)
         self._local: Recent[int, tuple[FloatImage, FloatImage, NDArray[np.bool_]]] = Recent(
             KEPT_FULL)
         # The deck's average band (its shared layout), at half resolution.
@@ -79,8 +80,8 @@ class Templates:
                                     interpolation=cv2.INTER_AREA)
 
     def visible_px(self, visible_mm: float) -> int:
-        """A band's visible height in template px (at least 8, at most a whole band)."""
-        return min(self.th, max(int(visible_mm * TPL_PX), 8))
+        """A band's visible height in template px (at least LEAST_PX, at most a whole band)."""
+        return min(self.th, max(int(visible_mm * TPL_PX), LEAST_PX))
 
     def view_shape(self, hv: int) -> tuple[int, int]:
         """(rows, columns) of a band's inner part at visible height ``hv``."""

@@ -182,4 +182,30 @@ def test_of_two_placements_the_one_a_pixel_from_the_index_is_chosen(reader, near
         grays = cv2.copyMakeBorder(profile.gray[i], M, M, M, M, cv2.BORDER_REPLICATE)[None]
         hyps = [far, near]
         points = ncc_rows(tp.looks(grays, [0, 0], hyps, hv), tpl)
-        assert placer._nearby(grays, 0, hyps, points, hv) == near, profile.tokens[i]
+        assert placer._nearby(grays, [0], [hyps], points, hv) == [near], profile.tokens[i]
+
+
+def test_bands_looked_at_together_each_choose_as_alone(reader):
+    # The quick look takes every band of a height in one gather, each weighed only
+    # with its own leaders: each chooses what it would alone, though the bands
+    # show other cards, have other placements to choose from, and the cards leading
+    # for one would fit another's wrong placement better.
+    profile, placer = builtin_profile("classic"), reader.placer
+    tp = placer.templates
+    hv = tp.th
+    _, tpl = tp.normalised(hv, 2)
+    picks = range(0, len(profile.tokens), 2)
+    grays = np.stack([cv2.copyMakeBorder(profile.gray[i], M, M, M, M, cv2.BORDER_REPLICATE)
+                      for i in picks])
+    rng = np.random.default_rng(3)
+    # Placements 3 to 8 px off the index: a pixel either way does not reach it.
+    hyps = [[(M + int(dx), M + int(dy)) for dx, dy in
+             rng.choice([-8, -5, -3, 3, 5, 8], (2 + j % 3, 2))] for j in range(len(grays))]
+    alone = []
+    for j, h in enumerate(hyps):
+        points = ncc_rows(tp.looks(grays, [j] * len(h), h, hv), tpl)
+        alone += placer._nearby(grays, [j], hyps, points, hv)
+    together = ncc_rows(tp.looks(grays, [j for j, h in enumerate(hyps) for _ in h],
+                                 [xy for h in hyps for xy in h], hv), tpl)
+    assert placer._nearby(grays, list(range(len(grays))), hyps, together, hv) == alone
+    assert len({xy for xy in alone}) > 1

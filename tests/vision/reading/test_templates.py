@@ -76,22 +76,31 @@ def test_a_pale_numeral_weighs_as_much_as_black_print_once_stretched_locally():
     assert pale > 0.5 * black
 
 
-def test_a_long_session_keeps_the_templates_of_a_few_heights_only():
-    """Every visible height turns up over a long session: the cut templates kept stay
-    few (memory does not grow), and a height cut again is cut just the same."""
-    from vision.reading.templates import KEPT_FULL, KEPT_HEIGHTS
+def test_a_long_session_cuts_each_height_once_and_keeps_few_at_full_resolution():
+    """Every visible height turns up over a long session: each is cut once at the
+    steps ranking and the quick look use and kept (a frame of crooked fans shows a
+    dozen), the full-resolution ones stay few (memory does not grow), and a height
+    cut again is cut just the same."""
+    from vision.reading.templates import CUT_STEPS, KEPT_FULL, LEAST_PX
 
     templates = Templates(builtin_profile("classic"))
     first = {hv: templates.normalised(hv, 2)[1].copy() for hv in (20, 24)}
     dark = templates.dark(20).copy()
-    for hv in range(8, templates.th + 1):
-        templates.normalised(hv, 2)
-        templates.rows(hv, 2)
-        templates.dark(hv)
-        templates.local(hv, np.arange(4))
-    assert len(templates._cut) <= KEPT_HEIGHTS and len(templates._dark) <= KEPT_HEIGHTS
-    assert len(templates._rows) <= KEPT_HEIGHTS
+    heights = range(LEAST_PX, templates.th + 1)
+    for _ in range(2):
+        for hv in heights:
+            templates.normalised(hv, 2)
+            templates.normalised(hv, 4)
+            templates.rows(hv, 2)
+            templates.dark(hv)
+            templates.local(hv, np.arange(4))
+    assert len(templates._cut) == CUT_STEPS * len(heights)
+    assert len(templates._dark) == len(heights) and len(templates._rows) == len(heights)
     assert len(templates._full) <= KEPT_FULL and len(templates._local) <= KEPT_FULL
+    cut = templates._cut._values[(20, 2)]
+    templates.normalised(20, 2)
+    assert templates._cut._values[(20, 2)] is cut  # kept, not cut again
+    templates._cut._values.pop((20, 2))
     for hv, tpl in first.items():
         assert np.array_equal(templates.normalised(hv, 2)[1], tpl)
     assert np.array_equal(templates.dark(20), dark)
