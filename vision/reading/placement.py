@@ -133,10 +133,9 @@ class Placer:
         return replace(band, u0=float(x0 - w / 2 + c * w / 2), v0=float(y0 + s * w / 2))
 
     def _warped(self, band: Band, slope: float, frame: Image, had: Placed | None = None,
-                ) -> tuple[Image, FloatImage, FloatImage]:
-        """The band warped upright at ``slope``: as the frame shows it, in blurred true
-        grey, and that grey at half size (where the deck's layout is looked for).
-        ``had``: the band placed before at that slope, whose warp it reuses."""
+                ) -> tuple[Image, FloatImage]:
+        """The band warped upright at ``slope``: as the frame shows it, and in blurred
+        true grey. ``had``: the band placed before at that slope, whose warp it reuses."""
         if had is not None:
             crop, gray = had.crop, had.gray
         else:
@@ -145,20 +144,21 @@ class Placer:
             # into the weights): the colours themselves are only sampled, later.
             gray = cv2.GaussianBlur(cv2.transform(crop.astype(np.float32),
                                                   band.gain * GREY_BGR[None]), (0, 0), BLUR)
-        half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2),
-                          interpolation=cv2.INTER_AREA)
-        return crop, gray, half
+        return crop, gray
 
-    def _layout_fits(self, halves: list[FloatImage], hv: int,
+    def _layout_fits(self, grays: list[FloatImage], hv: int,
                      ) -> list[tuple[tuple[int, int], NDArray[np.intp]]]:
-        """Where the deck's shared layout (frame, corner indices) fits each band of
-        visible height ``hv`` best (its index's top-left corner, crop px), and, per
-        row of the half-size band, the column where it fits that row best (crop px).
+        """Where the deck's shared layout (frame, corner indices) fits each band
+        (``grays``: warped, in blurred grey) of visible height ``hv`` best (its
+        index's top-left corner, crop px), and, per row of the half-size band, the
+        column where it fits that row best (crop px).
 
         Found at half resolution (the shift search and recentring place it to the
         pixel), in one match over all the bands stacked: a band's own rows of the
         result are those of its own match.
         """
+        halves = [cv2.resize(g, (g.shape[1] // 2, g.shape[0] // 2), interpolation=cv2.INTER_AREA)
+                  for g in grays]
         tpl = self.templates.mean_half[:(hv - IY) // 2]
         hh, ny = halves[0].shape[0], halves[0].shape[0] - len(tpl) + 1
         res = cv2.matchTemplate(halves[0] if len(halves) == 1 else np.concatenate(halves),
@@ -238,7 +238,7 @@ class Placer:
                 hypotheses(fit, edges[i][1], sx, across if bands[i].ask.certain else None,
                            own_top)
                 for i, (fit, across), sx in zip(
-                    idx, self._layout_fits([warped[i][2] for i in idx], hv),
+                    idx, self._layout_fits([warped[i][1] for i in idx], hv),
                     self._sides(grays, hv), strict=True)]
             tpl = tp.normalised(hv, 2)[1]
             # Which placement some card explains best.
@@ -277,7 +277,7 @@ class Placer:
                 views[i], corrs[i] = v, c
             moving = moved
         return [Placed(slope, crop, b.gain, gray, *at[i], views[i], corrs[i])
-                for i, ((slope, _), (crop, gray, _), b) in enumerate(zip(edges, warped, bands,
+                for i, ((slope, _), (crop, gray), b) in enumerate(zip(edges, warped, bands,
                                                                          strict=True))]
 
 

@@ -111,8 +111,8 @@ def test_a_card_whose_top_no_strong_line_shows_is_read_at_its_outlines_top(reade
     def strong_lines_elsewhere(crops):
         return [e._replace(lines=[1, M + 14, M + 20]) for e in real_find(crops)]
 
-    def layout_above(halves, hv):
-        return [((x, y - 2 * M), across) for (x, y), across in real_fits(halves, hv)]
+    def layout_above(grays, hv):
+        return [((x, y - 2 * M), across) for (x, y), across in real_fits(grays, hv)]
 
     monkeypatch.setattr(reader.top_edges, "find", strong_lines_elsewhere)
     monkeypatch.setattr(reader.placer, "_layout_fits", layout_above)
