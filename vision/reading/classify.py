@@ -43,12 +43,13 @@ from vision.reading.confidence import (
 from vision.reading.light import scaled, unveil
 from vision.reading.placement import SHIFT_PX, Placed
 from vision.reading.templates import IX, IY, Templates, local_contrast, ncc_rows
-from vision.reading.trust import NAME_AT, NARROW_FROM, Rivals, trust
+from vision.reading.trust import NAME_AT, NARROW_FROM, Rivals, troop_mark, trust
 from vision.types import FloatImage
 
 COLOUR_WEIGHT: Final = 1 / 100.0  # ranking penalty per Lab unit of colour difference
 COLOUR_FLOOR: Final = 8.0  # Lab units of colour difference that are only noise
 GLARE_PALEST: Final = 0.35  # least share of a card's chroma glare may leave
+SHAPE_ALIKE: Final = 0.05  # grey fits this close do not tell two troops of one value apart
 LOCAL_MARGIN: Final = 0.4  # MIN_MARGIN of the second look
 LOCAL_FIT: Final = 0.82  # INDEX_FIT of the second look (a yellow 8 the profile lacks
 # looks like its yellow 5 up to about 0.8 there)
@@ -85,6 +86,7 @@ class Classifier:
         self._chroma = suit_chroma(profile.tokens, profile.chroma)
         self._index = {t: i for i, t in enumerate(profile.tokens)}
         self._holds: dict[ZoneKind, NDArray[np.bool_]] = {}
+        self._other_suits = other_suits(profile.tokens)
 
     def classify(self, crop: FloatImage, visible_mm: float) -> Named:
         """Token, confidence, best score and the top candidates for a band crop.
@@ -356,7 +358,22 @@ class Classifier:
                 if named_again is not None:
                     token, conf, nc_won = named_again
                     out[i] = (token, conf, nc_won, out[i][3])
+        if self.model is None:
+            for i, (token, conf, nc_won, cands) in enumerate(out):
+                if token != UNKNOWN and self._suit_unsure(self._index[token], ncc[i], cdist[i]):
+                    out[i] = (UNKNOWN, conf - 0.5, nc_won, cands)
         return out, cdist
+
+    def _suit_unsure(self, j: int, ncc: FloatImage, cdist: FloatImage) -> bool:
+        """Whether the troop ``j`` named by the templates alone is only as sure of its
+        suit as colour noise allows: a troop of its value in another suit fits the grey
+        as well (within SHAPE_ALIKE) and lies less than COLOUR_FLOOR further in colour.
+        Such cards differ by colour alone, and the ranking's colour penalty may have
+        left the other out of the leaders compared pairwise: an orange 2 under a
+        magenta cast, lying between orange and red, was read a red 2 at 1.0."""
+        rivals = self._other_suits[j]
+        alike = rivals[ncc[rivals] >= ncc[j] - SHAPE_ALIKE]
+        return bool(len(alike)) and float(cdist[alike].min() - cdist[j]) < COLOUR_FLOOR
 
     def _second_look(self, hv: int, placed: list[Placed], views: FloatImage,
                      shift: NDArray[np.intp], order: NDArray[np.intp], cpen: FloatImage,
@@ -404,6 +421,15 @@ def colour_cut(placed: Placed, hv: int, width: int) -> FloatImage:
     y0, x0 = max(placed.ty, 0), max(placed.tx, 0)
     band = placed.crop[y0:y0 + hv, x0:x0 + width]
     return np.asarray(band[IY::4, IX:band.shape[1] - IX:4])
+
+
+def other_suits(tokens: list[str]) -> list[NDArray[np.intp]]:
+    """Per token, the troops of its value in the deck's other suits (none for any other
+    card)."""
+    marks = [troop_mark(t) for t in tokens]
+    return [np.array([k for k, (c, v) in enumerate(marks) if v == value and c != colour],
+                     np.intp) if colour >= 0 else np.zeros(0, np.intp)
+            for colour, value in marks]
 
 
 def colour_distance(chroma: FloatImage, sig: FloatImage) -> FloatImage:

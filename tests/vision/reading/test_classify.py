@@ -9,7 +9,13 @@ import pytest
 from vision.band_model import BandModel
 from vision.position import UNKNOWN
 from vision.profile import BLUR, DeckProfile, builtin_profile
-from vision.reading.classify import Classifier, Judged, colour_distance, suit_chroma
+from vision.reading.classify import (
+    Classifier,
+    Judged,
+    colour_distance,
+    other_suits,
+    suit_chroma,
+)
 from vision.reading.placement import SHIFT_PX, Placed
 from vision.reading.templates import Templates, ncc_rows
 from vision.reading.trust import NAME_AT, NARROW_FROM
@@ -47,6 +53,28 @@ def test_a_covered_band_showing_its_top_ten_mm_is_named_or_unknown_never_another
     rng = np.random.default_rng(4)
     got = [classifier.classify(_band(profile, t, rng), 10.0)[0] for t in profile.tokens]
     assert all(g in (t, UNKNOWN) for g, t in zip(got, profile.tokens, strict=True))
+
+
+@pytest.mark.parametrize(("one", "other"), [("O", "R"), ("Y", "O"), ("B", "P")])
+def test_a_troop_coloured_between_two_suits_asks_which(one, other):
+    # Troops of one value print alike in every suit: only their colour tells them
+    # apart. A band whose colour lies halfway between two suits' (a magenta cast over
+    # an orange card) is not named as either; each suit's own colour still is.
+    profile = builtin_profile("classic")
+    classifier = _classifier(profile)
+    for value in (2, 5, 8):
+        rng = np.random.default_rng(value)
+        a, b = (_band(profile, f"{suit}{value}", rng) for suit in (one, other))
+        assert classifier.classify(a, 16.0)[0] == f"{one}{value}"
+        assert classifier.classify(b, 16.0)[0] == f"{other}{value}"
+        assert classifier.classify((a + b) / 2, 16.0)[0] == UNKNOWN, value
+
+
+def test_only_troops_of_one_value_are_each_others_suit_rivals():
+    tokens = ["R2", "O2", "B2", "R3", "AL", "FOG"]
+    rivals = other_suits(tokens)
+    assert [sorted(tokens[k] for k in r) for r in rivals] == [
+        ["B2", "O2"], ["B2", "R2"], ["O2", "R2"], [], [], []]
 
 
 def _lacking(tokens: list[str]) -> Classifier:
