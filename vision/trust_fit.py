@@ -9,12 +9,20 @@ which those held no wrong card is the suggested ``NAME_AT``. ``--check N`` also
 reads the next N tuning designs, which the fit never sees, and prints its
 reliability on them. Never run on the held designs: they measure the result.
 
+``--audit`` fits nothing: it prints the landed trust's reliability on the reads
+(its ``WEIGHTS``, ``BIAS`` and ``NAME_AT`` as they stand) and names each design
+with a wrong read at or above the bar. The reader changes between refits, so
+the bar can stop holding on the very designs it was fitted on; with
+``--first-design`` the reads are of other tuning designs (tune-200 onwards are
+never fitted) and the audit says how the bar holds on decks it never saw.
+
 ``--model-seeds 0,1,2`` reads the same rooms again with each deck's band model
 trained at each seed: which reads lie near the bar moves with the training's
 draws, so the weights are fitted on the first seed's reads and the bar is where
 no read left out is wrong at any seed.
 
     python -m vision.trust_fit --designs 8 --scenes 10 --check 12 [--model-seeds 0,1,2] [--rows reads.json] [--jobs 2]
+    python -m vision.trust_fit --first-design 200 --designs 24 --scenes 6 --audit [--rows reads.json]
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -37,7 +46,7 @@ from vision.calibrate import Calibrator
 from vision.designs import design
 from vision.read import Reader
 from vision.reading import classify, result
-from vision.reading.trust import evidence, outside
+from vision.reading.trust import NAME_AT, evidence, of_evidence, outside
 from vision.synth import room_scene, room_seed
 from vision.types import FloatImage
 
@@ -145,9 +154,33 @@ def _report(what: str, trusted: FloatImage, right: NDArray[np.bool_]) -> None:
                           "wrong": int((at & ~right).sum())}))
 
 
+def audit(rows: list[dict[str, Any]]) -> int:
+    """The landed trust's reliability on ``rows`` and the designs it names a card wrong
+    in from ``NAME_AT``: 0 if none, 1 if some."""
+    x = np.array([r["evidence"] for r in rows])
+    right = np.array([r["right"] for r in rows])
+    trusted = of_evidence(x)
+    _report(f"the landed trust (bar {NAME_AT})", trusted, right)
+    wrong = Counter(r["design"] for r, t in zip(rows, trusted, strict=True)
+                    if t >= NAME_AT and not r["right"])
+    print(json.dumps({"wrong_at_the_bar": dict(sorted(wrong.items()))}))
+    return 1 if wrong else 0
+
+
+def design_number(row: dict[str, Any]) -> int:
+    """The tuning design a read is of, by number (``tune-07``: 7)."""
+    return int(row["design"].rsplit("-", 1)[1])
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--designs", type=int, default=8, help="tuning designs 0..N-1")
+    ap.add_argument("--first-design", type=int, default=0,
+                    help="the first tuning design read (the fit's designs follow it)")
+    ap.add_argument("--designs", type=int, default=8,
+                    help="tuning designs fitted: N from the first")
+    ap.add_argument("--audit", action="store_true",
+                    help="fit nothing: the landed trust's reliability on the reads, and "
+                         "the designs it names a card wrong in (exit 1 if any)")
     ap.add_argument("--scenes", type=int, default=10, help="room scenes read per design")
     ap.add_argument("--check", type=int, default=0,
                     help="the next N tuning designs: read, never fitted, the fit checked on them")
@@ -162,15 +195,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.rows and args.rows.exists():
         rows = json.loads(args.rows.read_text())
     else:
-        todo = [(i, args.scenes, SEED, m) for m in seeds for i in range(args.designs)]
+        first, end = args.first_design, args.first_design + args.designs
+        todo = [(i, args.scenes, SEED, m) for m in seeds for i in range(first, end)]
         todo += [(i, args.check_scenes, SEED, m) for m in seeds
-                 for i in range(args.designs, args.designs + args.check)]
+                 for i in range(end, end + args.check)]
         with ProcessPoolExecutor(args.jobs) as pool:
             rows = [r for got in pool.map(collect, *zip(*todo, strict=True)) for r in got]
         if args.rows:
             args.rows.write_text(json.dumps(rows))
-    fitted = [r for r in rows if int(r["design"].rsplit("-", 1)[1]) < args.designs]
-    checked = [r for r in rows if int(r["design"].rsplit("-", 1)[1]) >= args.designs]
+    if args.audit:
+        return audit(rows)
+    end = args.first_design + args.designs
+    fitted = [r for r in rows if args.first_design <= design_number(r) < end]
+    checked = [r for r in rows if design_number(r) >= end]
     try:
         model, held = fit(fitted)
     except TooFewReads as e:

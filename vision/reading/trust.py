@@ -160,10 +160,13 @@ def trust(nearest: FloatImage, runner_up: FloatImage, agree: FloatImage,
           colour_off: FloatImage, pair: FloatImage, typical_gap: float | None,
           soft_mm: FloatImage, rivals: Rivals) -> FloatImage:
     """Per read, the share of such reads that named the right card (0..1)."""
-    ev = evidence(nearest, runner_up, agree, told, score, visible_mm, colour_off, pair,
-                  typical_gap, soft_mm, rivals)
-    return np.where(outside(ev), OUTSIDE_TRUST,
-                    1.0 / (1.0 + np.exp(-(ev @ WEIGHTS + BIAS))))
+    return of_evidence(evidence(nearest, runner_up, agree, told, score, visible_mm,
+                                colour_off, pair, typical_gap, soft_mm, rivals))
+
+
+def of_evidence(ev: FloatImage) -> FloatImage:
+    """Per read (a row of ``evidence``), the trust in it."""
+    return np.where(outside(ev), OUTSIDE_TRUST, 1.0 / (1.0 + np.exp(-(ev @ WEIGHTS + BIAS))))
 
 
 def outside(ev: FloatImage) -> NDArray[np.bool_]:

@@ -221,6 +221,51 @@ def test_too_few_reads_to_fit_are_named_not_a_traceback(tmp_path, capsys):
     assert "without tune-00 are all right" in capsys.readouterr().err
 
 
+def test_the_audit_names_the_designs_the_landed_trust_reads_a_card_wrong_in(tmp_path, capsys):
+    """``--audit`` fits nothing: it measures the trust as it stands on the reads, and
+    fails (exit 1) naming each design with a wrong read at or above the bar."""
+    from vision.reading.trust import NAME_AT, of_evidence
+    from vision.trust_fit import main
+
+    rng = np.random.default_rng(3)
+    rows = [_row(f"tune-20{d}", right, rng) for d in range(3)
+            for right in [True] * 40 + [False] * 10]
+
+    def landed(row: dict[str, object]) -> float:
+        return float(of_evidence(np.array([row["evidence"]]))[0])
+
+    surest = max((r for r in rows if r["right"]), key=landed)
+    assert landed(surest) >= NAME_AT  # the trust names it
+    path = tmp_path / "rows.json"
+    clean = [r for r in rows if r["right"] or landed(r) < NAME_AT]
+    path.write_text(json.dumps(clean))
+    assert main(["--rows", str(path), "--audit"]) == 0
+    assert '"wrong_at_the_bar": {}' in capsys.readouterr().out
+    # A read of tune-201 shows what the surest right read showed, and is wrong.
+    path.write_text(json.dumps([*clean, dict(surest, design="tune-201", right=False)]))
+    assert main(["--rows", str(path), "--audit"]) == 1
+    out = capsys.readouterr().out
+    assert '"wrong_at_the_bar": {"tune-201": 1}' in out
+    assert f'"trust_at_least": {NAME_AT}' in out
+
+
+def test_the_fit_takes_the_designs_from_the_first_one_asked_for(tmp_path, capsys):
+    """``--first-design 200 --designs 2`` fits tune-200 and tune-201 and checks the
+    designs after them; designs before the first are neither fitted nor checked."""
+    from vision.trust_fit import main
+
+    rng = np.random.default_rng(4)
+    rows = [_row(f"tune-{d}", right, rng) for d in (7, 200, 201, 202)
+            for right in [True] * 40 + [False] * 10]
+    path = tmp_path / "rows.json"
+    path.write_text(json.dumps(rows))
+    assert main(["--first-design", "200", "--designs", "2", "--rows", str(path)]) == 0
+    out = [json.loads(s) for s in capsys.readouterr().out.splitlines() if s.startswith("{")]
+    counts = {o["reads"]: o["count"] for o in out if "reads" in o}
+    assert counts == {"held out by design, band models trained at seed 0": 100,
+                      "designs never fitted": 50}
+
+
 def test_the_refit_collects_every_read_of_a_tuning_room_with_whether_it_was_right():
     """``collect`` reads a tuning design's room with every band named and its evidence
     kept: the refit's own input, from the reader as it stands."""
