@@ -198,8 +198,8 @@ def read_fan(st: Stack, pale_from: float, band_mm: float) -> Asking:
             # that fits best as an index stands.
             lo, hi = a + MIN_GAP_MM * LOW_PX, b - MIN_GAP_MM * LOW_PX
             tops = st.strongest_edges(int(lo), int(hi), FILL_TRIES)
-            got = yield [Ask(zone, t, st.middle, min(band_mm, b - t - COVER_SLACK_MM),
-                             False) for t in tops]
+            got = (yield [Ask(zone, t, st.middle, min(band_mm, b - t - COVER_SLACK_MM),
+                              False) for t in tops]) if tops else []
             fits = [rd for rd in got if rd is not None and lo < rd.top_local < hi]
             if fits:
                 reads.insert(k, max(fits, key=lambda rd: rd.score))

@@ -169,8 +169,10 @@ class Stack:
                 and edge >= max(BOTTOM_EDGE, BOTTOM_RATIO * below))
 
     def strongest_edges(self, lo: int, hi: int, k: int) -> list[float]:
-        """Up to ``k`` top edges in rows ``lo`` to ``hi``, strongest first, one per edge."""
-        rows = list(range(lo + 1, hi + 2))  # row boundaries: grad[r - 1] steps into row r
+        """Up to ``k`` top edges in rows ``lo`` to ``hi``, strongest first, one per edge;
+        none beyond the zone's view (a card placed by its index may lie past it)."""
+        # Row boundaries: grad[r - 1] steps into row r.
+        rows = list(range(max(lo + 1, 1), min(hi + 2, len(self.grad) + 1)))
         return [float(r) for r in _one_per_edge(rows, self.grad, k)]
 
 

@@ -111,3 +111,32 @@ def test_a_weak_read_that_names_its_card_keeps_it_against_an_unknown_band_furthe
     got, asked = _run(_stack([(top, True)], top + PROFILE.card_h), read)
     assert any(a.t == top + RETRY_MM[1] for a in asked)  # it was looked for there
     assert [c.token for c in got] == ["Y5"]
+
+
+def test_a_gap_reaching_past_the_zones_view_is_searched_only_within_it():
+    # The last card placed by its index below the end of the zone's view (200 rows):
+    # the card hidden in the gap above it is looked for where the view shows, and the
+    # zone still reads (the search once ran past the view and failed the whole read).
+    st = _stack([(10.0, True), (190.0, True)], 190.0 + PROFILE.card_h)
+
+    def bands(ask: Ask) -> CardRead | None:
+        if abs(ask.t - 10.0) <= 5.0:
+            return _card("R5", 10.0, 0.95)
+        if abs(ask.t - 190.0) <= 5.0:
+            return _card("Y1", 230.0, 0.95)
+        return None
+
+    got, asked = _run(st, bands)
+    assert [c.token for c in got] == ["R5", "Y1"]
+    searched = [a.t for a in asked if a.t not in (10.0, 190.0)]
+    assert searched and all(10.0 + MIN_GAP_MM <= t < len(st.grad) + 1 for t in searched)
+
+
+def test_the_edges_searched_above_the_zones_view_are_none():
+    # Rows above the view (a card read above the zone) hold no edge: the search
+    # does not wrap round to the view's last rows.
+    st = _stack([(10.0, True)], 10.0 + PROFILE.card_h)
+    st.grad[-1] = 5.0  # the view's last row steps most
+    assert st.strongest_edges(-40, 30, 3) and all(
+        1.0 <= t <= 31.0 for t in st.strongest_edges(-40, 30, 3))
+    assert st.strongest_edges(-40, -5, 3) == []
