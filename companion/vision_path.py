@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import sys
 import time
+import traceback
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -161,7 +163,13 @@ class VisionSnapshots:
         elsewhere = () if zones is None or last is None else {
             c.token for c in last.cards if c.zone not in zones and c.token != UNKNOWN}
         began = time.thread_time()
-        read = self.reader.read(pair.main, calib, zones, elsewhere)
+        try:
+            read = self.reader.read(pair.main, calib, zones, elsewhere)
+        except Exception as error:  # a fault in the reader must not end the game
+            traceback.print_exc(file=sys.stderr)  # for whoever mends it
+            self._last_read = self._last_read_low = None  # the next read reads every zone
+            raise SourceError(f"could not read frame {self.frames_read} "
+                              f"({type(error).__name__}: {error}); the next is read") from None
         self.read_ms.append((time.thread_time() - began) * 1000)
         if last is not None and zones is not None:
             read = merge(last, read, zones)

@@ -93,6 +93,54 @@ def test_an_unplugged_camera_is_attention_until_frames_return(tmp_path: Path) ->
         journal.close()
 
 
+def test_a_frame_the_reader_fails_on_is_attention_and_the_next_is_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A fault in the reader on one frame is shown and noted like a camera's, and play
+    goes on with the next frame (it once ended the game with a traceback)."""
+    import cv2
+
+    from companion.vision_path import VisionSnapshots
+    from vision.profile import builtin_profile
+    from vision.read import Reader
+    from vision.sources.folder import FolderSource
+
+    folder = tmp_path / "camera"
+    folder.mkdir()
+    _, still = TableFrames(5).render({"flag3.south": ("R7",)}, hand=False)
+    cv2.imwrite(str(folder / "frame.png"), still.main)
+    source = VisionSnapshots(FolderSource(folder, loop=True), builtin_profile())
+    journal = Journal.create(tmp_path, {"mode": "camera", "first": "south", "variant": {}})
+    lights = open_lights(LightsConfig(board="mock"))
+    companion = Companion(Tracker(Variant(), script_game(1).first), journal, lights, NoView())
+    read, failed = Reader.read, []
+
+    def fails_once(self: Reader, *args: object, **kwargs: object) -> object:
+        if not failed:
+            failed.append(True)
+            raise IndexError("list index out of range")
+        return read(self, *args, **kwargs)
+
+    monkeypatch.setattr(Reader, "read", fails_once)
+    try:
+        companion.pump(source)
+        problem = companion.camera_problem
+        assert problem is not None and "IndexError: list index out of range" in problem
+        assert lights.flags == (FlagState.ATTENTION,) * 9
+        assert "Traceback" in capsys.readouterr().err
+        for _ in range(6):
+            companion.pump(source)
+            if companion.tracker.events:
+                break
+        assert companion.camera_problem is None
+        assert [e.describe() for e in companion.tracker.events] == ["south R7@3"]
+    finally:
+        lights.close()
+        journal.close()
+    assert any(line.get("type") == "note" and "IndexError" in line["message"]
+               for line in read_journal(journal.path).lines)
+
+
 def test_a_folder_read_through_is_told_by_its_class_in_any_language(tmp_path: Path) -> None:
     """``play`` stops at the end of a folder of images by the error's flag, not by
     its text, so the end is seen whatever language the message is in."""
