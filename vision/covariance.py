@@ -6,20 +6,28 @@ features x features products (``ledoit_wolf_shrinkage``). A deck's models learn
 each card from a few dozen draws of a thousand features or more: those products
 took a third of a deck's training, and a Pi has minutes for all of enrolment.
 The same shrinkage follows from the draws' Gram matrix (draws x draws).
+
+scikit-learn is imported only to train: its import takes most of a second here
+(seconds on a Pi), and reading with a trained model needs none of it.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
-from sklearn.preprocessing import StandardScaler
 
 from vision.types import FloatImage
+
+if TYPE_CHECKING:
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
 
 def discriminant() -> LinearDiscriminantAnalysis:
     """scikit-learn's discriminant with shrunk covariance, as ``solver="eigen",
     shrinkage="auto"`` makes it."""
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+
     return LinearDiscriminantAnalysis(solver="eigen", covariance_estimator=GramLedoitWolf())
 
 
@@ -31,6 +39,8 @@ class GramLedoitWolf:
     covariance_: FloatImage
 
     def fit(self, x: FloatImage) -> GramLedoitWolf:
+        from sklearn.preprocessing import StandardScaler
+
         scaler = StandardScaler()
         z = np.asarray(scaler.fit_transform(x))  # centred, unit spread
         n, p = z.shape

@@ -43,3 +43,55 @@ def test_a_single_features_covariance_is_scikit_learns_too():
     theirs = LinearDiscriminantAnalysis(solver="eigen", shrinkage="auto").fit(x, labels)
     assert np.isfinite(ours.covariance_).all()
     assert ours.covariance_ == pytest.approx(theirs.covariance_)
+
+
+def test_reading_with_a_trained_deck_needs_no_scikit_learn(tmp_path):
+    """scikit-learn takes seconds to import on a Pi: a deck's models are trained with
+    it, but the companion reading with them must start without it."""
+    import json
+    import subprocess
+    import sys
+    from dataclasses import replace
+
+    from companion.rules.cards import parse_token
+    from vision.band_model import BandModel
+    from vision.camera_model import Camera
+    from vision.designs import design
+    from vision.profile import profile_from_cards
+    from vision.synth import Conditions, lay_table, photograph
+
+    art = design("tune", 0)
+    tokens = ["R2", "R7", "B3", "B9", "G5", "G10"]
+    profile = profile_from_cards("six", {t: art.render(parse_token(t), 8.0) for t in tokens},
+                                 *art.card_mm)
+    band = BandModel.train(profile, seed=1, samples=8)
+    replace(profile, model=band.to_arrays()).save(tmp_path / "deck.npz")
+    rng = np.random.default_rng(5)
+    table = lay_table({"flag1.south": ["R7", "B9"], "flag4.north": ["B3"], "flag8.south": ["G10"]}, art, rng)
+    frame = photograph(table, Camera(tilt_x_deg=3.0), Conditions(noise=2.0), rng)
+    import cv2
+
+    cv2.imwrite(str(tmp_path / "table.png"), frame.image)
+    probe = (
+        "import json, sys\n"
+        "from pathlib import Path\n"
+        "from vision.calibrate import Calibrator\n"
+        "from vision.profile import DeckProfile\n"
+        "from vision.read import Reader\n"
+        "import cv2\n"
+        "reader = Reader(DeckProfile.load(Path(sys.argv[1])))\n"
+        "image = cv2.imread(sys.argv[2])\n"
+        "read = reader.read(image, Calibrator().update(image))\n"
+        "said = {c.zone: [] for c in read.cards}\n"
+        "for c in read.cards:\n"
+        "    said[c.zone].append(c.token if c.guess is None else c.guess[0])\n"
+        "print(json.dumps([reader.model is not None, said,\n"
+        "                  sorted(m for m in sys.modules if m.startswith('sklearn'))]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "deck.npz"),
+                           str(tmp_path / "table.png")], capture_output=True, text=True,
+                          check=True)
+    learnt, said, loaded = json.loads(done.stdout)
+    assert learnt
+    assert said == table.zones  # the deck's own model named or guessed every card
+    assert loaded == []
