@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from dataclasses import replace
+
+import cv2
 import numpy as np
 import pytest
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
+from companion.rules.cards import parse_token
+from vision.band_model import BandModel
+from vision.camera_model import Camera
 from vision.covariance import discriminant
+from vision.designs import design
+from vision.profile import profile_from_cards
+from vision.synth import Conditions, lay_table, photograph
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
@@ -48,18 +60,6 @@ def test_a_single_features_covariance_is_scikit_learns_too():
 def test_reading_with_a_trained_deck_needs_no_scikit_learn(tmp_path):
     """scikit-learn takes seconds to import on a Pi: a deck's models are trained with
     it, but the companion reading with them must start without it."""
-    import json
-    import subprocess
-    import sys
-    from dataclasses import replace
-
-    from companion.rules.cards import parse_token
-    from vision.band_model import BandModel
-    from vision.camera_model import Camera
-    from vision.designs import design
-    from vision.profile import profile_from_cards
-    from vision.synth import Conditions, lay_table, photograph
-
     art = design("tune", 0)
     tokens = ["R2", "R7", "B3", "B9", "G5", "G10"]
     profile = profile_from_cards("six", {t: art.render(parse_token(t), 8.0) for t in tokens},
@@ -67,10 +67,9 @@ def test_reading_with_a_trained_deck_needs_no_scikit_learn(tmp_path):
     band = BandModel.train(profile, seed=1, samples=8)
     replace(profile, model=band.to_arrays()).save(tmp_path / "deck.npz")
     rng = np.random.default_rng(5)
-    table = lay_table({"flag1.south": ["R7", "B9"], "flag4.north": ["B3"], "flag8.south": ["G10"]}, art, rng)
+    zones = {"flag1.south": ["R7", "B9"], "flag4.north": ["B3"], "flag8.south": ["G10"]}
+    table = lay_table(zones, art, rng)
     frame = photograph(table, Camera(tilt_x_deg=3.0), Conditions(noise=2.0), rng)
-    import cv2
-
     cv2.imwrite(str(tmp_path / "table.png"), frame.image)
     probe = (
         "import json, sys\n"
