@@ -11,7 +11,7 @@ cannot give snapshots for a while raises ``SourceError`` and is asked again.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final, Protocol
 
 UNKNOWN: Final = "unknown"
@@ -31,10 +31,13 @@ class SourceError(RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class Reading:
-    """One card as read: a token (or ``unknown``) and a confidence 0..1."""
+    """One card as read: a token (or ``unknown``) and a confidence 0..1; where it is
+    ``unknown``, perhaps the card the camera would offer a person who says which it is
+    (``guess``: never a reading, and no change of the table when it alone changes)."""
 
     token: str
     confidence: float = 1.0
+    guess: str | None = field(default=None, compare=False)
 
     def certain(self, threshold: float) -> bool:
         return self.token != UNKNOWN and self.confidence >= threshold

@@ -136,7 +136,9 @@ class VisionSnapshots:
         zones: dict[str, tuple[Reading, ...]] = {}
         for zone, tokens in snap.zones.items():
             sure = snap.confidence.get(zone, [])
-            zones[zone] = tuple(Reading(token, sure[k] if k < len(sure) else 0.0)
+            offer = snap.suggested.get(zone, [])
+            zones[zone] = tuple(Reading(token, sure[k] if k < len(sure) else 0.0,
+                                        offer[k] if k < len(offer) else None)
                                 for k, token in enumerate(tokens))
         self.snapshot_frames = snap.frames
         return Snapshot(zones)

@@ -25,7 +25,7 @@ from vision.mat import MARKER_PAD, MatLayout, standard_mat
 from vision.reading.result import FrameRead
 from vision.render_mat import render_mat
 from vision.types import FloatImage, Image
-from vision.vote import Confidences, Snapshot, vote
+from vision.vote import Confidences, Guesses, Snapshot, suggest, vote
 
 HAND_PX_PER_MM = 0.5
 # An arm reaching in crosses the mat's edge. Measured on 360 simulated arms over 120
@@ -63,6 +63,7 @@ class Stabilizer:
     _voted: bool = False  # this run's reads were voted: no need to read it again
     _reads: list[dict[str, list[str]]] = field(default_factory=list)
     _confidences: list[Confidences] = field(default_factory=list)
+    _guesses: list[Guesses] = field(default_factory=list)
     _frames: list[int] = field(default_factory=list)  # which frame each read was of
     _last: dict[str, list[str]] | None = None
     _ref: FloatImage | None = None
@@ -182,12 +183,15 @@ class Stabilizer:
         if read_full is not None:
             self._reads.append(read_full.zones())
             self._confidences.append(read_full.confidences())
+            self._guesses.append(read_full.guesses())
             self._frames.append(frame)
         if self._run < self.still_frames or len(self._reads) < self.vote_frames:
             return None
         # Without the reads' guesses: a still run's frames are nearly one picture, so
         # their agreeing on a guess is little evidence (``vision.vote``, GUESS_AT).
         snap = vote(self._reads, self._confidences)
+        # They may still offer a person the card to choose first (never a name).
+        suggest(snap, self._reads, self._guesses)
         snap.frames = list(self._frames)
         self._voted = True
         self._drop_reads()
@@ -211,4 +215,5 @@ class Stabilizer:
     def _drop_reads(self) -> None:
         self._reads.clear()
         self._confidences.clear()
+        self._guesses.clear()
         self._frames.clear()

@@ -9,7 +9,8 @@ every read's nearest card is the same, each trusted from ``GUESS_AT``, the snaps
 names it (on 144 tuning tables, three frames each: 72 more cards named, none wrong;
 vision/ROUNDS.md). Frames that are nearly one picture (a still camera's, a tenth of
 a second apart) are no second look: their reads are voted without guesses
-(``stabilize``).
+(``stabilize``). A card still asked about may be offered to the person who says
+which it is (``suggest``): the touchscreen's picker marks it, and it is never a name.
 """
 
 from __future__ import annotations
@@ -23,6 +24,11 @@ from vision.position import UNKNOWN, build_position, contested
 from vision.reading.result import FrameRead
 
 GUESS_AT = 0.95  # the trust from which every read's guess must be, to name it
+# The trust from which a read's guess is offered to the person who says which card it
+# is (``suggest``): never a name, only the card the picker marks. On 16 tuning designs'
+# room frames (each read alone, as the live path votes one), 40 % of the asked cards
+# were offered one, and 94 % of the offers were the card there (vision/ROUNDS.md).
+SUGGEST_AT = 0.8
 
 
 @dataclass
@@ -33,6 +39,8 @@ class Snapshot:
     # and the reader's own confidence in each read that voted for it.
     confidence: dict[str, list[float]] = field(default_factory=dict)
     frames: list[int] = field(default_factory=list)  # the frames whose reads were voted
+    # Per zone, each card's suggestion where the snapshot asks (``suggest``), else None.
+    suggested: dict[str, list[str | None]] = field(default_factory=dict)
 
     def position(self, to_move: str = "south") -> dict[str, object]:
         return build_position(self.zones, to_move)
@@ -104,6 +112,30 @@ def vote(reads: Sequence[dict[str, list[str]]],
     return Snapshot(zones, agree, sure)
 
 
+def suggest(snap: Snapshot, reads: Sequence[dict[str, list[str]]],
+            guesses: Sequence[Guesses], at: float = SUGGEST_AT) -> None:
+    """Fill ``snap.suggested``: per slot the snapshot asks about, the card every read
+    that saw the zone's cards and asked there guessed alike, each from ``at``, unless
+    the snapshot names that card elsewhere or suggests it twice (a card lies once)."""
+    found: dict[tuple[str, int], str] = {}
+    for z, toks in snap.zones.items():
+        for i, t in enumerate(toks):
+            if t != UNKNOWN:
+                continue
+            seen = [g.get(z, [None] * len(toks))[i] for r, g in zip(reads, guesses, strict=True)
+                    if len(r.get(z, [])) == len(toks)]
+            cards = {s[0] if s is not None and s[1] >= at else None for s in seen}
+            card = cards.pop() if len(cards) == 1 else None
+            if card is not None:
+                found[(z, i)] = card
+    named = {t for toks in snap.zones.values() for t in toks}
+    twice = Counter(found.values())
+    snap.suggested = {z: [None] * len(toks) for z, toks in snap.zones.items()}
+    for (z, i), card in found.items():
+        if card not in named and twice[card] == 1:
+            snap.suggested[z][i] = card
+
+
 def _count(seen: Sequence[Sequence[str]]) -> int:
     """How many cards a zone holds, from what each read ``seen`` there: the count whose
     reads name the most distinct cards, then the count most reads saw. A card some
@@ -122,8 +154,10 @@ def _count(seen: Sequence[Sequence[str]]) -> int:
 def vote_photos(reads: Sequence[FrameRead]) -> Snapshot:
     """Reads of distinct photos of one table (each a look of its own) voted, their
     guesses with them."""
-    return vote([r.zones() for r in reads], [r.confidences() for r in reads],
-                [r.guesses() for r in reads])
+    zones, guesses = [r.zones() for r in reads], [r.guesses() for r in reads]
+    snap = vote(zones, [r.confidences() for r in reads], guesses)
+    suggest(snap, zones, guesses)
+    return snap
 
 
 def guessed(reads: Sequence[dict[str, list[str]]], guesses: Sequence[Guesses],

@@ -287,7 +287,7 @@ class PygameView(TerminalView):
             tracker = self.companion.tracker
             self.scene.position = tracker.position
             snap = tracker.last_snapshot
-            self.scene.readings = {}
+            self.scene.readings, self.scene.guesses = {}, {}
             for zone, readings in ({} if snap is None else snap.zones).items():
                 corrected = tracker.corrections.get(zone)
                 if corrected is not None and corrected[1] == tuple(r.token for r in readings):
@@ -295,6 +295,7 @@ class PygameView(TerminalView):
                 self.scene.readings[zone] = tuple(
                     (r.token, r.certain(tracker.threshold)) for r in readings
                 )
+                self.scene.guesses[zone] = tuple(r.guess for r in readings)
             self.scene.why = {}
             for issue in tracker.issues:
                 if issue.flag is not None:

@@ -66,6 +66,9 @@ class Scene:
     pick_tokens: list[str] = field(default_factory=list)  # the zone as it will be corrected
     # What the camera last read per zone: (token or "unknown", read for sure).
     readings: dict[str, tuple[tuple[str, bool], ...]] = field(default_factory=dict)
+    # Per zone, the card the camera guessed for each card it could not read, else None
+    # (``companion.snapshot.Reading.guess``): the picker offers it first.
+    guesses: dict[str, tuple[str | None, ...]] = field(default_factory=dict)
     names: dict[Player, str] = field(
         default_factory=lambda: {Player.NORTH: _("North"), Player.SOUTH: _("South")}
     )
@@ -93,6 +96,18 @@ class Scene:
             return [token for token, _sure in self.readings[zone]]
         flag_no, side = zone.split(".")[:2]
         return [c.token for c in self.model.flags[int(flag_no[4:]) - 1].cards(Player(side))]
+
+    def guess(self, zone: str, slot: int) -> str | None:
+        """The camera's guess for the card at ``slot`` of ``zone``, where it asked and
+        the card is not recorded elsewhere."""
+        guesses = self.guesses.get(zone, ())
+        card = guesses[slot] if slot < len(guesses) else None
+        if card is None or self.position is None:
+            return card
+        flag_no, side = zone.split(".")[:2]
+        here = {c.token for c in self.position.flags[int(flag_no[4:]) - 1].cards(Player(side))}
+        elsewhere = {c.token for c in self.position.cards_on_table()} - here
+        return None if card in elsewhere else card
 
     def the_position(self) -> Position:
         return self.position or Position(flags=tuple(self.model.flags))
@@ -501,6 +516,7 @@ def draw_picker(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[T
     player = Player(zone.split(".")[1])
     tokens = scene.pick_tokens
     current_token = tokens[scene.pick_slot] if scene.pick_slot < len(tokens) else ""
+    guess = scene.guess(zone, scene.pick_slot) if current_token == UNKNOWN else None
     board = layout.board.union(layout.bottom_bar)
     cols = 10  # one colour per row, as the deck is sorted
     rows = (len(PICK_CARDS) + cols - 1) // cols
@@ -514,16 +530,28 @@ def draw_picker(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[T
         w = min(cell.width - 6, int((cell.height - 4) / 1.4))
         rect = pygame.Rect(0, 0, w, int(w * 1.4))
         rect.center = cell.center
-        draw_card(surface, card, rect, medieval=scene.model.medieval,
-                  highlight=theme.TEXT if card.token == current_token else None)
+        mark = (theme.TEXT if card.token == current_token
+                else theme.ACCENT if card.token == guess else None)
+        draw_card(surface, card, rect, medieval=scene.model.medieval, highlight=mark)
         targets.append((cell, Intent("choose", zone=zone, value=card.token)))
     fy = board.bottom - footer + 4
+    remove = pygame.Rect(board.right - layout.px(200) - 8, fy, layout.px(200), footer - 8)
     what = _("Flag {n}, {name}, card {k}").format(n=flag_no, name=scene.names[player],
                                                   k=scene.pick_slot + 1)
-    theme.draw_text(surface, what, (16, fy + footer // 2 - 4), layout.px(24),
-                    scene.colour(player), anchor="midleft")
+    room = remove.left - 16 - 16
+    if guess is None:
+        theme.draw_text(surface, what, (16, fy + footer // 2 - 4), layout.px(24),
+                        scene.colour(player), anchor="midleft", width=room)
+    else:
+        # The camera's guess, marked among the cards: one tap if it is right.
+        line = layout.px(26)
+        theme.draw_text(surface, what, (16, fy + footer // 2 - 4 - line // 2), layout.px(22),
+                        scene.colour(player), anchor="midleft", width=room)
+        theme.draw_text(surface, _("Camera's guess: {card}").format(
+            card=card_words(parse_card(guess), scene.model.medieval)),
+            (16, fy + footer // 2 - 4 + line // 2), layout.px(22), theme.ACCENT,
+            anchor="midleft", width=room)
     if scene.pick_slot < len(tokens):
-        remove = pygame.Rect(board.right - layout.px(200) - 8, fy, layout.px(200), footer - 8)
         theme.button(surface, remove, _("Remove card"), fill=theme.BAD, size=layout.px(24))
         targets.append((remove, Intent("choose", zone=zone, value="")))
     return targets

@@ -50,12 +50,15 @@ def demo_companion(directory: Path, view: PygameView, plays: int = len(DEMO_PLAY
     return companion
 
 
-def unread_card(companion: Companion, zone: str, count: int = 1) -> None:
-    """The demo table again with ``count`` cards at ``zone`` the camera could not read."""
+def unread_card(companion: Companion, zone: str, count: int = 1,
+                guess: str | None = None) -> None:
+    """The demo table again with ``count`` cards at ``zone`` the camera could not read
+    (the first of them guessed ``guess``)."""
     zones: dict[str, list[Reading]] = {}
     for where, token in DEMO_PLAYS:
         zones.setdefault(where, []).append(Reading(token, 1.0))
-    zones.setdefault(zone, []).extend(Reading("unknown", 0.1) for _ in range(count))
+    zones.setdefault(zone, []).extend(Reading("unknown", 0.1, guess if k == 0 else None)
+                                      for k in range(count))
     companion.on_snapshot(Snapshot({k: tuple(v) for k, v in zones.items()}))
 
 
@@ -161,6 +164,10 @@ def scenes(view: PygameView, companion: Companion) -> Iterator[str]:
     yield "attention"
     view.act(Intent("flag", flag=2))
     yield "flag_uncertain"
+    # The camera's guess for a card it could not name, offered first in the picker.
+    unread_card(companion, "flag3.south", guess="Y5")
+    view.act(Intent("pick", zone="flag3.south", value="0"))
+    yield "pick_guessed"
     # The end of a game, drawn over this table (reaching one takes a whole game).
     view.scene.outcome = Outcome(Player.SOUTH, Ending.BREAKTHROUGH, (1, 3))
     view.scene.model.score = (4, 5)

@@ -14,6 +14,7 @@ from companion.journal import Journal, read_journal
 from companion.rules.position import Variant
 from companion.simtable import Script, script_game
 from companion.simulate import Driver
+from companion.snapshot import UNKNOWN
 from companion.tracker import Tracker
 from companion.ui.terminal import NoView
 from companion.vision_path import TableFrames, WorkerFrames, vision_table
@@ -237,3 +238,34 @@ def test_still_noise_makes_each_still_frame_after_the_first_a_new_one() -> None:
     assert not np.array_equal(second.main, first.main)
     assert not np.array_equal(second.main, third.main)
     assert abs(float(second.main.mean()) - float(first.main.mean())) < 0.5
+
+
+def test_a_card_the_reader_asks_about_reaches_the_tracker_with_its_guess() -> None:
+    """A band read below the bar is ``unknown`` in the snapshot, and the reader's
+    guess rides with it for the picker to offer (never as a reading)."""
+    from dataclasses import replace
+
+    from vision.vote import SUGGEST_AT
+
+    table = vision_table(11)
+    vision = table.vision
+    read = vision.reader.read
+
+    def unsure(frame, calib, zones=None, known=()):
+        out = read(frame, calib, zones, known)
+        out.cards = [replace(c, token=UNKNOWN, confidence=SUGGEST_AT, guess=(c.token, SUGGEST_AT))
+                     if c.token == "R7" else c for c in out.cards]
+        return out
+
+    vision.reader.read = unsure  # type: ignore[method-assign]
+    try:
+        table.show({"flag2.south": ("R7", "R8")})
+        for _ in range(table.polls_per_change):
+            snap = table.poll()
+            if snap is not None:
+                break
+        assert snap is not None
+        assert [(r.token, r.guess) for r in snap.readings("flag2.south")] == [
+            (UNKNOWN, "R7"), ("R8", None)]
+    finally:
+        table.close()

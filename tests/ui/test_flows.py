@@ -88,6 +88,36 @@ def test_a_card_the_camera_could_not_read_is_chosen_by_touch(
     assert companion.tracker.position.flags[2].south == ()
 
 
+def _marked(view: PygameView, zone: str, token: str) -> int:
+    """Pixels of the picker's cell for ``token`` in the colour that marks the camera's guess."""
+    from companion.ui import theme
+
+    cell = target_of(view, Intent("choose", zone=zone, value=token))
+    pixels = pygame.surfarray.pixels3d(view.display.surface)[cell.left:cell.right,
+                                                             cell.top:cell.bottom]
+    return int((pixels == theme.ACCENT).all(axis=2).sum())
+
+
+def test_the_cameras_guess_is_offered_first_and_taken_with_one_tap(
+    table: tuple[PygameView, Companion],
+) -> None:
+    view, companion = table
+    unread_card(companion, "flag3.south", guess="Y5")
+    touch(view, view.layout.flag_slot(2).token)
+    touch(view, target_of(view, Intent("pick", zone="flag3.south", value="0")))
+    assert view.scene is not None and view.scene.screen == "pick"
+    assert _marked(view, "flag3.south", "Y5") > 20 and _marked(view, "flag3.south", "Y6") == 0
+    touch(view, target_of(view, Intent("choose", zone="flag3.south", value="Y5")))
+    assert [c.token for c in companion.tracker.position.flags[2].south] == ["Y5"]
+    # A guess of a card the record holds at another flag is not offered.
+    unread_card(companion, "flag6.south", guess="R8")  # R8 lies at flag 2
+    touch(view, target_of(view, Intent("go", value="play")))
+    touch(view, view.layout.flag_slot(5).token)
+    touch(view, target_of(view, Intent("pick", zone="flag6.south", value="0")))
+    assert view.scene.screen == "pick" and view.scene.guess("flag6.south", 0) is None
+    assert _marked(view, "flag6.south", "R8") == 0
+
+
 def test_two_unread_cards_are_chosen_one_after_the_other(
     table: tuple[PygameView, Companion],
 ) -> None:

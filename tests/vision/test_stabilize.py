@@ -136,3 +136,5 @@ def test_a_still_runs_reads_agreeing_on_a_guess_do_not_name_it():
     assert snaps[:2] == [None, None]
     assert snaps[2] is not None and snaps[2].frames == [0, 1, 2]
     assert snaps[2].zones == {"flag1.south": [UNKNOWN], "flag2.south": ["B3"]}
+    # Yet the person who says which card it is is offered R7 first.
+    assert snaps[2].suggested == {"flag1.south": ["R7"], "flag2.south": [None]}

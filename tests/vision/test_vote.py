@@ -5,7 +5,7 @@ import numpy as np
 from vision.calibrate import Calibration
 from vision.position import UNKNOWN
 from vision.reading.result import CardRead, FrameRead
-from vision.vote import GUESS_AT, vote, vote_photos
+from vision.vote import GUESS_AT, SUGGEST_AT, vote, vote_photos
 
 
 def frame(*cards: tuple[str, str, float] | tuple[str, str, float, tuple[str, float]],
@@ -124,3 +124,22 @@ def test_a_guess_named_elsewhere_on_the_table_stays_unknown():
     # Two zones guessed alike: neither is named.
     twice = [frame(("a", UNKNOWN, 0.99, sure), ("b", UNKNOWN, 0.99, sure))] * 3
     assert vote_photos(twice).zones == {"a": [UNKNOWN], "b": [UNKNOWN]}
+
+
+def test_a_card_asked_about_is_offered_to_the_person_as_its_reads_guess_it():
+    """The picker shows first the card every read that asked guessed alike from
+    SUGGEST_AT: never a name, and never a card the table holds elsewhere."""
+    one = vote_photos([frame(("a", UNKNOWN, SUGGEST_AT, ("R7", SUGGEST_AT)))])
+    assert one.zones == {"a": [UNKNOWN]} and one.suggested == {"a": ["R7"]}
+    low = vote_photos([frame(("a", UNKNOWN, 0.7, ("R7", SUGGEST_AT - 0.01)))])
+    assert low.suggested == {"a": [None]}
+    # Reads that guess other cards, or one that did not judge the band, offer none.
+    split = [frame(("a", UNKNOWN, 0.9, ("R7", 0.9))), frame(("a", UNKNOWN, 0.9, ("R8", 0.9)))]
+    assert vote_photos(split).suggested == {"a": [None]}
+    blind = [frame(("a", UNKNOWN, 0.9, ("R7", 0.9))), frame(("a", UNKNOWN, 0.0))]
+    assert vote_photos(blind).suggested == {"a": [None]}
+    # Named elsewhere on the table, or guessed at two places: a card lies once.
+    named = vote_photos([frame(("a", UNKNOWN, 0.9, ("R7", 0.9)), ("b", "R7", 1.0))])
+    assert named.suggested == {"a": [None], "b": [None]}
+    twice = vote_photos([frame(("a", UNKNOWN, 0.9, ("R7", 0.9)), ("b", UNKNOWN, 0.9, ("R7", 0.9)))])
+    assert twice.suggested == {"a": [None], "b": [None]}
