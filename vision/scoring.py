@@ -34,6 +34,23 @@ def score(truth: Mapping[str, Sequence[str]],
     return total, right, wrong, phantom
 
 
+def offers(truth: Mapping[str, Sequence[str]], got: Mapping[str, Sequence[str]],
+           offered: Mapping[str, Sequence[str | None]]) -> tuple[int, int]:
+    """(offered, right) of the cards ``offered`` per zone where a read asked (``got``
+    its tokens): right while the zone holds the card and no read named it there."""
+    total = right = 0
+    for zone, cards in offered.items():
+        left = Counter(truth.get(zone, [])) - Counter(got.get(zone, []))
+        for card in cards:
+            if card is None:
+                continue
+            total += 1
+            if left[card] > 0:
+                left[card] -= 1
+                right += 1
+    return total, right
+
+
 def outcomes(truth: Mapping[str, Sequence[str]],
              reads: Iterable[tuple[str, str, float]]) -> list[tuple[float, bool]]:
     """(confidence, right) of every card named (not ``unknown``) among ``reads``
@@ -72,12 +89,17 @@ class Tally:
     sharp_scenes: int = 0
     sharp_cards: int = 0
     sharp_right: int = 0
+    # First frames: asked cards offered to the player as a card (``vote.suggest``), and
+    # the offers right (the zone holds that card, not named there already).
+    offered: int = 0
+    offered_right: int = 0
     named: list[tuple[float, bool]] = field(default_factory=list)  # every frame's
 
     def add(self, other: Tally) -> None:
         for name in ("cards", "right_single", "right_voted", "wrong_single", "wrong_voted",
                      "unknown_single", "phantom", "failed_calibrations", "enrol_refused",
-                     "enrolled", "sharp_scenes", "sharp_cards", "sharp_right"):
+                     "enrolled", "sharp_scenes", "sharp_cards", "sharp_right", "offered",
+                     "offered_right"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.named += other.named
 
@@ -94,6 +116,8 @@ class Tally:
             "confident_wrong_voted": self.wrong_voted,
             "cards": self.cards,
             "unknown_single_frame": self.unknown_single,
+            "offered_single_frame": self.offered,
+            "offered_right_single_frame": self.offered_right,
             "phantom_cards": self.phantom,
             "failed_calibrations": self.failed_calibrations,
             "enrol_refused_photos": self.enrol_refused,

@@ -37,6 +37,9 @@ def test_a_design_is_enrolled_from_photos_and_every_laid_card_is_counted():
     assert (figures["sharp_scenes"], figures["sharp_cards"]) == ((1, laid) if sharp else (0, 0))
     assert figures["single_frame_accuracy_sharp"] == (
         round(tally.right_single / laid, 4) if sharp else 0.0)
+    # The cards offered to the player are asked ones, each offer right at most once.
+    assert 0 <= figures["offered_right_single_frame"] <= figures["offered_single_frame"] \
+        <= figures["unknown_single_frame"]
     # Every card read right in the first frame is in the reliability data as right.
     assert sum(ok for _, ok in tally.named) >= tally.right_single
     # Where the frame's time went: every step of it, and nothing counted twice (the

@@ -1,6 +1,7 @@
 """The benches' arithmetic: what counts as right, wrong and how sure."""
 
-from vision.scoring import outcomes, reliability, score
+from vision.position import UNKNOWN
+from vision.scoring import offers, outcomes, reliability, score
 
 
 def test_a_card_named_in_a_zone_that_does_not_hold_it_is_confidently_wrong():
@@ -22,3 +23,13 @@ def test_reliability_gives_the_share_right_at_each_level():
     rows = {r["min_confidence"]: r for r in reliability(named, (0.5, 0.75))}
     assert rows[0.5] == {"min_confidence": 0.5, "named": 4, "wrong": 1, "share_right": 0.75}
     assert rows[0.75] == {"min_confidence": 0.75, "named": 2, "wrong": 0, "share_right": 1.0}
+
+
+def test_an_offer_is_right_while_its_zone_holds_the_card_not_named_there():
+    truth = {"a": ["R7", "R8"], "b": ["B3"]}
+    got = {"a": ["R7", UNKNOWN], "b": [UNKNOWN]}
+    # R8 is the asked card; R7, named at a already, is offered wrongly at b.
+    assert offers(truth, got, {"a": [None, "R8"], "b": ["R7"]}) == (2, 1)
+    # An offer of the card a read named there already is no second card.
+    assert offers(truth, got, {"a": [None, "R7"], "b": [None]}) == (1, 0)
+    assert offers(truth, got, {"a": [None, None]}) == (0, 0)
