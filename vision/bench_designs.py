@@ -39,7 +39,7 @@ from vision.scoring import Tally, offers, outcomes, reliability, score
 from vision.sharpness import TOO_SOFT_MM
 from vision.synth import room_scene, room_seed
 from vision.types import FloatImage, Image
-from vision.vote import Guesses, suggest, vote
+from vision.vote import Guesses, vote, vote_photos
 
 # A refused card is shot again, on a table not tried yet each time, as the refusal asks
 # and as a player must (``enroll --from-dir`` takes no deck with a card missing unless
@@ -169,9 +169,7 @@ def run_design(art: CardArt, scenes: int, frames: int, seed: int,
                 tally.phantom += phantom
                 tally.unknown_single += sum(t == UNKNOWN for ts in got.values() for t in ts)
                 # What the live path would offer the player for the cards it asks about.
-                alone = vote([got])
-                suggest(alone, [got], [guesses[-1]])
-                offered, right_offers = offers(table.zones, got, alone.suggested)
+                offered, right_offers = offers(table.zones, got, vote_photos([res]).suggested)
                 tally.offered += offered
                 tally.offered_right += right_offers
         _, right, wrong, _ = score(table.zones, vote(reads, guesses=guesses).zones)
