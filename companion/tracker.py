@@ -50,7 +50,7 @@ from companion.rules.game import Outcome
 from companion.rules.position import FLAG_COUNT, Player, Position, Variant
 from companion.rules.table import Table
 from companion.rules.table_game import TableGame
-from companion.snapshot import Reading, Snapshot
+from companion.snapshot import UNKNOWN, Reading, Snapshot
 from companion.zones import (
     ZoneName,
     discard_zone,
@@ -277,7 +277,8 @@ class Tracker:
     def confirm(self, flag: int | None = None) -> list[TrackedEvent]:
         """Accept the uncertain readings at ``flag`` (0..8; None: everywhere) as read.
 
-        Cards read as ``unknown`` cannot be confirmed: they need ``correct``.
+        A card read as ``unknown`` stands as the camera's guess, which the message
+        asking about it named (``_guessed``); without one it needs ``correct``.
         """
         snap = self.last_snapshot
         if snap is None:
@@ -286,15 +287,26 @@ class Tracker:
             where = ZoneName.parse(zone)
             if where is None or (flag is not None and where.flag != flag):
                 continue
-            if any(not r.certain(self.threshold) for r in readings) and all(
-                r.token != "unknown" for r in readings
-            ):
-                try:
-                    fixed = tuple(parse_card(r.token).token for r in readings)
-                except NotationError:
-                    continue
-                self._stand(zone, fixed, tuple(r.token for r in readings))
+            if any(not r.certain(self.threshold) for r in readings):
+                fixed = self._guessed(zone, readings)
+                if fixed is not None:
+                    self._stand(zone, fixed, tuple(r.token for r in readings))
         return self._evaluate()
+
+    def _guessed(self, zone: str, readings: tuple[Reading, ...]) -> tuple[str, ...] | None:
+        """The zone's cards as read, each ``unknown`` one as the camera's guess; None if
+        one has no guess, or its guess is a card the record holds at another zone or
+        guessed twice here (a card lies in one place), or a token is not a card."""
+        held = {t for z, cards in self.state.zones.items() if z != zone for t in cards}
+        try:
+            fixed = tuple(parse_card(r.guess if r.token == UNKNOWN and r.guess else r.token).token
+                          for r in readings)
+        except NotationError:
+            return None
+        guesses = [t for t, r in zip(fixed, readings, strict=True) if r.token == UNKNOWN]
+        if len(set(guesses)) < len(guesses) or held & set(guesses):
+            return None
+        return fixed
 
     def _stand(self, zone: str, fixed: tuple[str, ...], raw: tuple[str, ...]) -> None:
         """Let ``fixed`` stand for ``zone``. Each card lies in one place, so a correction
@@ -363,14 +375,9 @@ class Tracker:
                 # Unsure readings may stand for believed cards not read surely; anything
                 # more (a card added, moved or taken) cannot be told apart: ask.
                 if sure - belief or len(readings) != sum(belief.values()):
-                    template = NP_(
-                        "{zone}: {n} card not read for sure; straighten it, or confirm or "
-                        "correct the reading",
-                        "{zone}: {n} cards not read for sure; straighten them, or confirm "
-                        "or correct the reading")
                     uncertain.append(
                         Issue(IssueKind.UNCERTAIN, where.flag,
-                              Message(template, zone=where.text(), n=unsure))
+                              self._unsure_message(zone, where, readings, unsure))
                     )
                 continue
             changes += [Change(zone, where, t, True) for t in sorted((sure - belief).elements())]
@@ -395,6 +402,25 @@ class Tracker:
             self._problem(problem)
             return []
         return [self._commit(TrackedEvent(player, action, pile))]
+
+    def _unsure_message(self, zone: str, where: ZoneName, readings: tuple[Reading, ...],
+                        unsure: int) -> Message:
+        """What to do about a zone's ``unsure`` readings; where the camera guessed every
+        card it could not read, the zone's cards as ``confirm`` would take them."""
+        fixed = self._guessed(zone, readings)
+        if fixed is None or all(r.token != UNKNOWN for r in readings):
+            template = NP_(
+                "{zone}: {n} card not read for sure; straighten it, or confirm or "
+                "correct the reading",
+                "{zone}: {n} cards not read for sure; straighten them, or confirm "
+                "or correct the reading")
+            return Message(template, zone=where.text(), n=unsure)
+        template = NP_(
+            "{zone}: {n} card not read for sure, the camera guesses {cards}; confirm "
+            "the guess, straighten the card, or correct the reading",
+            "{zone}: {n} cards not read for sure, the camera guesses {cards}; confirm "
+            "the guess, straighten the cards, or correct the reading")
+        return Message(template, zone=where.text(), n=unsure, cards=" ".join(fixed))
 
     def _problem(self, problem: Problem) -> None:
         kind = IssueKind.WAITING if isinstance(problem, Waiting) else IssueKind.ATTENTION

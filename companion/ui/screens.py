@@ -367,8 +367,12 @@ def draw_flag_panel(surface: pygame.Surface, layout: Layout, scene: Scene) -> li
     status = scene.model.statuses[index]
     title = theme.draw_text(surface, _("Flag {n}").format(n=index + 1),
                             (rect.left + 20, rect.top + 14), layout.px(34))
-    unreadable = any(token == UNKNOWN for zone, read in scene.readings.items()
-                     if zone.startswith(f"flag{index + 1}.") for token, _sure in read)
+    # A card the camera could not name needs the picker, unless it guessed one (which
+    # the tracker's message names and confirming takes).
+    unreadable = any(token == UNKNOWN and scene.guess(zone, slot) is None
+                     for zone, read in scene.readings.items()
+                     if zone.startswith(f"flag{index + 1}.")
+                     for slot, (token, _sure) in enumerate(read))
     confirm_w = layout.px(200)
     can_confirm = status.light is FlagState.UNCERTAIN and not unreadable
     why = scene.why.get(index, "") if status.light in (FlagState.ATTENTION,
@@ -381,10 +385,15 @@ def draw_flag_panel(surface: pygame.Surface, layout: Layout, scene: Scene) -> li
                      max(48, layout.px(50)))
     why_h = 0
     # What is wrong here and what to do, in the tracker's words, under the title (two
-    # lines); what the terrain does here, which says why a card may not count (three).
+    # or three lines); what the terrain does here, which says why a card may not count
+    # (three).
     line_h = int(layout.px(21) * 0.9)
-    notes = [(said(why, scene.names), theme.player_colour("attention", scene.colours),
-              layout.px(46))] if why else []
+    notes = []
+    if why:
+        # Three lines where it needs them (a guess named in a long language).
+        why_lines = len(theme.wrap(said(why, scene.names), layout.px(21), rect.width - 40))
+        notes.append((said(why, scene.names), theme.player_colour("attention", scene.colours),
+                      max(layout.px(46), min(3, why_lines) * line_h + 4)))
     if flag.terrain is not None:
         notes.append((terrain_line(flag, scene.names), theme.MUTED, 3 * line_h + 4))
     top = max(rect.top + 54, ok.bottom + 6) if can_confirm and why else rect.top + 54

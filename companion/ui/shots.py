@@ -166,6 +166,8 @@ def scenes(view: PygameView, companion: Companion) -> Iterator[str]:
     yield "flag_uncertain"
     # The camera's guess for a card it could not name, offered first in the picker.
     unread_card(companion, "flag3.south", guess="Y5")
+    view.act(Intent("flag", flag=2))
+    yield "flag_guessed"
     view.act(Intent("pick", zone="flag3.south", value="0"))
     yield "pick_guessed"
     # The end of a game, drawn over this table (reaching one takes a whole game).

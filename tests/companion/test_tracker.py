@@ -115,6 +115,33 @@ def test_an_unsure_reading_is_never_guessed_at() -> None:
     assert event.describe() == "north Y3@7"
 
 
+def test_a_card_the_camera_only_guessed_is_named_and_confirm_takes_the_guess() -> None:
+    t = Tracker(first=S)
+    play_through(t, {"flag3.south": ["R7"]}, {"flag3.south": ["R7"], "flag1.north": ["B2"]})
+    guessed = Snapshot({"flag3.south": (Reading("R7"), Reading("unknown", 0.0, guess="Y5")),
+                        "flag1.north": (Reading("B2"),)})
+    assert t.observe(guessed) == []
+    [issue] = t.issues
+    assert issue.kind is IssueKind.UNCERTAIN and issue.flag == 2
+    assert "the camera guesses R7 Y5" in issue.message
+    [event] = t.confirm(2)
+    assert event.describe() == "south Y5@3"
+    assert t.state.zones["flag3.south"] == ("R7", "Y5")
+
+
+def test_a_guess_of_a_card_recorded_elsewhere_is_not_offered_nor_confirmed() -> None:
+    t = Tracker(first=S)
+    play_through(t, {"flag3.south": ["R7"]}, {"flag3.south": ["R7"], "flag1.north": ["B2"]})
+    # The camera guesses B2, which the record holds at flag 1: a card lies in one place.
+    guessed = Snapshot({"flag3.south": (Reading("R7"), Reading("unknown", 0.0, guess="B2")),
+                        "flag1.north": (Reading("B2"),)})
+    assert t.observe(guessed) == []
+    [issue] = t.issues
+    assert "guesses" not in issue.message and "confirm or correct" in issue.message
+    assert t.confirm(2) == [] and t.issues[0].kind is IssueKind.UNCERTAIN
+    assert t.state.zones["flag3.south"] == ("R7",)
+
+
 def test_an_unsure_reading_of_a_known_card_needs_nothing() -> None:
     t = Tracker(first=S)
     play_through(t, {"flag2.south": ["G4"]})

@@ -118,6 +118,23 @@ def test_the_cameras_guess_is_offered_first_and_taken_with_one_tap(
     assert _marked(view, "flag6.south", "R8") == 0
 
 
+def test_a_flag_whose_unread_card_the_camera_guessed_confirms_with_one_tap(
+    table: tuple[PygameView, Companion],
+) -> None:
+    view, companion = table
+    # Unguessed, the flag offers no confirm: the card must be picked.
+    unread_card(companion, "flag3.south")
+    touch(view, view.layout.flag_slot(2).token)
+    assert not [i for _r, i in view.targets if i.kind == "confirm"]
+    touch(view, target_of(view, Intent("go", value="play")))
+    unread_card(companion, "flag3.south", guess="Y5")
+    assert "the camera guesses Y5" in companion.messages()[0]
+    touch(view, view.layout.flag_slot(2).token)
+    touch(view, target_of(view, Intent("confirm", flag=2)))
+    assert [c.token for c in companion.tracker.position.flags[2].south] == ["Y5"]
+    assert companion.statuses()[2].light is FlagState.OFF
+
+
 def test_two_unread_cards_are_chosen_one_after_the_other(
     table: tuple[PygameView, Companion],
 ) -> None:

@@ -53,7 +53,7 @@ def test_every_screen_matches_its_golden(size: tuple[int, int]) -> None:
             seen.append(name)
             _compare(_half(view.draw()), GOLDEN / f"{name}_{size[0]}x{size[1]}.png")
     assert {"play", "flag", "ruling_refused", "ruling_granted", "pick", "teach",
-            "teach_flags", "settings", "keyboard", "camera", "enrol", "attention", "flag_uncertain", "pick_guessed", "game_over"} <= set(seen)
+            "teach_flags", "settings", "keyboard", "camera", "enrol", "attention", "flag_uncertain", "flag_guessed", "pick_guessed", "game_over"} <= set(seen)
 
 
 def test_the_golden_check_notices_a_changed_screen() -> None:
