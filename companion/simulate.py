@@ -80,6 +80,10 @@ class DriveReport:
     reliability: dict[str, list[int]] = field(
         default_factory=lambda: {band: [0, 0] for band in CONFIDENCE_BANDS})
     cards_unknown: int = 0  # cards of those snapshots the reader did not name
+    # Of those, the ones the camera guessed (the picker's offer, confirmed with one tap),
+    # and the guesses right: a card the zone holds and no reading there names.
+    cards_guessed: int = 0
+    guesses_right: int = 0
     misreads: list[str] = field(default_factory=list)  # the cards of those named wrong
 
     def tally(self, snap: Snapshot, zones: Zones) -> None:
@@ -91,6 +95,13 @@ class DriveReport:
             left = Counter(truth)
             readings = snap.readings(zone)
             self.cards_unknown += sum(r.token == UNKNOWN for r in readings)
+            unnamed = Counter(truth) - Counter(r.token for r in readings)
+            for r in readings:
+                if r.token == UNKNOWN and r.guess is not None:
+                    self.cards_guessed += 1
+                    if unnamed[r.guess] > 0:
+                        unnamed[r.guess] -= 1
+                        self.guesses_right += 1
             for k, reading in sorted(enumerate(readings), key=lambda kr: -kr[1].confidence):
                 if reading.token == UNKNOWN:
                     continue
@@ -309,6 +320,8 @@ class VisionGame:
             "ruling_checks": self.report.ruling_checks,
             "unsettled_steps": self.report.unsettled_steps,
             "cards_unknown": self.report.cards_unknown,
+            "cards_guessed": self.report.cards_guessed,
+            "guesses_right": self.report.guesses_right,
             "reliability": self.report.reliability,
             "journal_equals_script": [(e.player, e.action) for e in record.events]
             == [(s.player, s.action) for s in steps],
@@ -448,6 +461,8 @@ def totals(rows: list[dict[str, object]]) -> dict[str, object]:
         "table_changes": total("table_changes"),
         "unsettled_steps": total("unsettled_steps"),
         "cards_unknown": total("cards_unknown"),
+        "cards_guessed": total("cards_guessed"),
+        "guesses_right": total("guesses_right"),
         # the middle game's median read (each game's reads are mostly of one or two zones)
         "read_ms_median": round(statistics.median(reads), 1) if reads else None,
         # [named, wrong] per confidence band, over the games

@@ -184,6 +184,15 @@ def test_a_card_read_on_top_of_one_missed_under_it_counts_right_and_a_misread_wr
     # An unknown card is counted apart, not as named.
     report.tally(Snapshot({"flag3.south": (Reading("unknown", 0.0), Reading("P8", 1.0))}), truth)
     assert report.cards_unknown == 1 and report.reliability[">=0.99"] == [3, 1]
+    assert report.cards_guessed == 0
+    # Guesses the picker would offer: right where the zone holds the card unnamed there.
+    report.tally(Snapshot({"flag3.south": (Reading("unknown", 0.0, guess="P10"),
+                                           Reading("unknown", 0.0, guess="P8")),
+                           "flag4.north": (Reading("unknown", 0.0, guess="R2"),)}), truth)
+    assert (report.cards_unknown, report.cards_guessed, report.guesses_right) == (4, 3, 2)
+    report.tally(Snapshot({"flag3.south": (Reading("unknown", 0.0, guess="P8"),
+                                           Reading("P8", 1.0))}), truth)
+    assert (report.cards_guessed, report.guesses_right) == (4, 2)  # P8 is named there
 
 
 def test_the_games_figures_give_the_middle_games_median_read() -> None:
@@ -192,7 +201,8 @@ def test_the_games_figures_give_the_middle_games_median_read() -> None:
     def game(read_ms: float | None) -> dict[str, object]:
         row: dict[str, object] = {key: 0 for key in (
             "confident_wrong_rulings", "ruling_checks", "wrong_events", "corrections",
-            "nudges", "table_changes", "unsettled_steps", "cards_unknown")}
+            "nudges", "table_changes", "unsettled_steps", "cards_unknown", "cards_guessed",
+            "guesses_right")}
         row.update(seconds=1.0, cpu_seconds=1.0, journal_equals_script=True,
                    reliability={band: [0, 0] for band in CONFIDENCE_BANDS},
                    read_ms_median=read_ms)
