@@ -391,9 +391,10 @@ def draw_flag_panel(surface: pygame.Surface, layout: Layout, scene: Scene) -> li
     notes = []
     if why:
         # Three lines where it needs them (a guess named in a long language).
-        why_lines = len(theme.wrap(said(why, scene.names), layout.px(21), rect.width - 40))
-        notes.append((said(why, scene.names), theme.player_colour("attention", scene.colours),
-                      max(layout.px(46), min(3, why_lines) * line_h + 4)))
+        text = said(why, scene.names)
+        lines = len(theme.wrap(text, layout.px(21), rect.width - 40))
+        notes.append((text, theme.player_colour("attention", scene.colours),
+                      max(layout.px(46), min(3, lines) * line_h + 4)))
     if flag.terrain is not None:
         notes.append((terrain_line(flag, scene.names), theme.MUTED, 3 * line_h + 4))
     top = max(rect.top + 54, ok.bottom + 6) if can_confirm and why else rect.top + 54

@@ -11,7 +11,7 @@ from companion.rules.claims import Reason
 from companion.rules.errors import IllegalAction
 from companion.rules.position import Player, Variant
 from companion.snapshot import Reading, Snapshot, snapshot_of
-from companion.tracker import IssueKind, Tracker
+from companion.tracker import Issue, IssueKind, Tracker
 
 N, S = Player.NORTH, Player.SOUTH
 
@@ -115,13 +115,20 @@ def test_an_unsure_reading_is_never_guessed_at() -> None:
     assert event.describe() == "north Y3@7"
 
 
-def test_a_card_the_camera_only_guessed_is_named_and_confirm_takes_the_guess() -> None:
+def _unread_at_flag3(guess: str) -> tuple[Tracker, Issue]:
+    """South's R7 at flag 3 and north's B2 at flag 1 recorded, then a second card at
+    flag 3 the camera could not name but guessed ``guess``: the tracker and its issue."""
     t = Tracker(first=S)
     play_through(t, {"flag3.south": ["R7"]}, {"flag3.south": ["R7"], "flag1.north": ["B2"]})
-    guessed = Snapshot({"flag3.south": (Reading("R7"), Reading("unknown", 0.0, guess="Y5")),
-                        "flag1.north": (Reading("B2"),)})
-    assert t.observe(guessed) == []
+    assert t.observe(Snapshot({
+        "flag3.south": (Reading("R7"), Reading("unknown", 0.0, guess=guess)),
+        "flag1.north": (Reading("B2"),)})) == []
     [issue] = t.issues
+    return t, issue
+
+
+def test_a_card_the_camera_only_guessed_is_named_and_confirm_takes_the_guess() -> None:
+    t, issue = _unread_at_flag3("Y5")
     assert issue.kind is IssueKind.UNCERTAIN and issue.flag == 2
     assert "the camera guesses R7 Y5" in issue.message
     [event] = t.confirm(2)
@@ -130,13 +137,8 @@ def test_a_card_the_camera_only_guessed_is_named_and_confirm_takes_the_guess() -
 
 
 def test_a_guess_of_a_card_recorded_elsewhere_is_not_offered_nor_confirmed() -> None:
-    t = Tracker(first=S)
-    play_through(t, {"flag3.south": ["R7"]}, {"flag3.south": ["R7"], "flag1.north": ["B2"]})
     # The camera guesses B2, which the record holds at flag 1: a card lies in one place.
-    guessed = Snapshot({"flag3.south": (Reading("R7"), Reading("unknown", 0.0, guess="B2")),
-                        "flag1.north": (Reading("B2"),)})
-    assert t.observe(guessed) == []
-    [issue] = t.issues
+    t, issue = _unread_at_flag3("B2")
     assert "guesses" not in issue.message and "confirm or correct" in issue.message
     assert t.confirm(2) == [] and t.issues[0].kind is IssueKind.UNCERTAIN
     assert t.state.zones["flag3.south"] == ("R7",)
