@@ -8,8 +8,8 @@ import sys
 # target -> module with ``main(argv: list[str]) -> int``
 TARGETS: dict[str, str] = {
     "rules": "companion.rules_bench",
-    "vision": "vision.bench",
-    "enrol": "vision.enrol_bench",
+    "vision": "vision.bench.classic",
+    "enrol": "vision.bench.enrolment",
     "lights": "hardware.bench",
     "loop": "companion.loop_bench",
     "ui": "companion.ui.bench",

@@ -14,7 +14,7 @@ companion would show (table settled) that differ from the truth.
 A game is played with our printed deck by default, or with one of the
 generated deck designs (``--design held-03``): the table is then drawn with
 that design's art and the companion reads it with that deck enrolled from
-phone photos as a player would (``vision.bench_designs.enrol_seeded``), its learnt
+phone photos as a player would (``vision.bench.decks.enrol_seeded``), its learnt
 model trained in, once per run.
 """
 
@@ -360,9 +360,9 @@ def design_deck(name: str, seed: int = 0, keep: Path | None = None) -> Deck:
     player enrols a deck, seeded as the bench seeds it, with the learnt model
     enrolment trains into the profile. With ``keep`` (a folder) the profile is saved
     there and taken from there next time (enrolment takes minutes)."""
-    from vision.bench_designs import enrol_seeded
+    from vision.bench.decks import enrol_seeded
     from vision.designs import design
-    from vision.learnt import with_model
+    from vision.models.learnt import with_model
     from vision.profile import DeckProfile
 
     split, _, index = name.partition("-")

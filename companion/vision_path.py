@@ -29,17 +29,17 @@ import numpy as np
 from companion.i18n import _
 from companion.snapshot import Reading, Snapshot, SourceError
 from vision.calibrate import Calibration, CalibrationError, Calibrator
-from vision.camera_model import Camera
 from vision.changes import camera_moved, changed_zones, merge
 from vision.deck_art import CardArt, Style
 from vision.position import UNKNOWN
 from vision.profile import DeckProfile, ProfileError, builtin_profile
 from vision.read import Reader
 from vision.reading.result import FrameRead
+from vision.simulated.camera_model import Camera
+from vision.simulated.synth import Conditions, Table, lay_table, photograph, with_hands
 from vision.sources.base import FramePair, FrameSource, SourceEnded, low_from_main
 from vision.sources.base import SourceError as FrameError
 from vision.stabilize import Stabilizer
-from vision.synth import Conditions, Table, lay_table, photograph, with_hands
 
 Zones = dict[str, tuple[str, ...]]
 RECALIBRATE_EVERY = 10  # frames

@@ -84,7 +84,7 @@ def _enroll(args: list[str]) -> int:
                     help=_("take this card's photo as it is where enrolment says its "
                            "outline lies off the card (repeatable)"))
     ns = ap.parse_args(args)
-    from vision.enroll import enroll_from_dir
+    from vision.enrolment.enroll import enroll_from_dir
 
     try:
         w, h = (float(v) for v in ns.card_mm.lower().split("x"))
@@ -92,8 +92,8 @@ def _enroll(args: list[str]) -> int:
         print(_("enroll: --card-mm {value}: expected WIDTHxHEIGHT, e.g. 63x88").format(
             value=repr(ns.card_mm)), file=sys.stderr)
         return 2
+    from vision.enrolment.workers import jobs as jobs_for
     from vision.sources.base import SourceError
-    from vision.workers import jobs as jobs_for
 
     jobs = jobs_for(ns.jobs)
     try:
@@ -105,7 +105,7 @@ def _enroll(args: list[str]) -> int:
     except (ProfileError, SourceError) as exc:
         print(_("enroll: {problem}").format(problem=exc), file=sys.stderr)
         return 1
-    from vision.learnt import with_model
+    from vision.models.learnt import with_model
 
     # The deck's own classifiers (its bands, its whole faces), learnt now from its
     # cards: what reads it (``read``, the companion).
@@ -117,7 +117,7 @@ def _enroll(args: list[str]) -> int:
     count = len(profile.tokens)
     print(ngettext("{path}: profile {name} with {n} card", "{path}: profile {name} with {n} cards",
                    count).format(path=out, name=repr(profile.name), n=count))
-    from vision.band_model import TYPICAL_GAPS, BandModel
+    from vision.models.band_model import TYPICAL_GAPS, BandModel
 
     # The self-test (``BandModel.self_test``): how readable the deck is before a game.
     model = BandModel.of(profile)
@@ -129,7 +129,7 @@ def _enroll(args: list[str]) -> int:
         if model.reads_poorly():
             print(_("below {hard:.2f} the companion will ask about many cards: light the table "
                     "evenly and bring the camera nearer").format(hard=hard))
-    from vision.enroll import distinctness
+    from vision.enrolment.enroll import distinctness
 
     # Each pair once, hardest first: what the reader will find hardest to tell apart.
     pairs = {tuple(sorted((a, b))): d for a, b, d in distinctness(profile)}
@@ -159,7 +159,7 @@ def open_camera(spec: str) -> RetryingSource:
 
 def _live_enroll(spec: str, name: str, terrain: bool) -> DeckProfile:
     from companion.rules.cards import ALL_CARDS, Terrain, parse_token
-    from vision.enroll import ENROL_ZONE, live_enroll
+    from vision.enrolment.enroll import ENROL_ZONE, live_enroll
 
     tokens = [c.token for c in ALL_CARDS] + ([t.token for t in Terrain] if terrain else [])
     source = open_camera(spec)

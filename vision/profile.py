@@ -92,13 +92,13 @@ class DeckProfile:
     card_h: float = CARD_H
     band_mm: float = BAND_MM
     # (T, h, w, 3) uint8: each card's top TOP_MM, upright, balanced, at TPL_PX; what a
-    # per-deck classifier learns from (``vision.band_model``). Older files lack it.
+    # per-deck classifier learns from (``vision.models.band_model``). Older files lack it.
     tops: Image | None = None
-    # The deck's learnt classifier (``vision.band_model``), as named arrays; trained
+    # The deck's learnt classifier (``vision.models.band_model``), as named arrays; trained
     # when the deck is enrolled. Older files lack it.
     model: dict[str, FloatImage] | None = None
     # (T, H, W, 3) uint8: each card's whole face, upright, balanced, at TPL_PX; what
-    # the face model learns from (``vision.face_model``). Older files lack it.
+    # the face model learns from (``vision.models.face_model``). Older files lack it.
     faces: Image | None = None
 
     def save(self, path: Path) -> None:

@@ -37,10 +37,10 @@ import cv2
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-from vision.band_model import BandModel, as_trained, two_nearest
 from vision.calibrate import Calibration
-from vision.face_model import FACE_PX, FACE_SEARCH_PX, FaceModel
 from vision.mat import MatLayout, Zone, standard_mat
+from vision.models.band_model import BandModel, as_trained, two_nearest
+from vision.models.face_model import FACE_PX, FACE_SEARCH_PX, FaceModel
 from vision.position import UNKNOWN
 from vision.profile import TPL_PX, DeckProfile, ProfileError
 from vision.reading.classify import (
@@ -236,7 +236,7 @@ class Reader:
 
     def _by_faces(self, cards: list[CardRead], frame: Image, m2f: FloatImage,
                   soft: float | None) -> None:
-        """Each zone's last card weighed by its whole face (``vision.face_model``,
+        """Each zone's last card weighed by its whole face (``vision.models.face_model``,
         ``trust.face_speaks``). One the band left unknown, or named as a card named
         elsewhere too (one of them is wrong), is named as the face says where it speaks
         of a card its zone may hold and one of the band's two nearest. One the band

@@ -254,7 +254,7 @@ def _card_photo() -> bytes:
     import cv2
     import numpy as np
 
-    from vision.synth import card_photo
+    from vision.simulated.synth import card_photo
 
     photo = card_photo("R2", "companion", np.random.default_rng(2))
     return bytes(cv2.imencode(".jpg", photo)[1].tobytes())
@@ -293,7 +293,7 @@ def _structured_profile(data: bytes, rng: random.Random) -> bytes:
 def _image_seeds(_folder: Path) -> list[bytes]:
     import cv2
 
-    from vision.synth import scene
+    from vision.simulated.synth import scene
 
     frame = scene(7)[1].image  # a table on the mat, as the camera sees it
     small = cv2.resize(frame, (frame.shape[1] // 8, frame.shape[0] // 8))

@@ -20,7 +20,7 @@ from companion.ui.cards import card_size, draw_card
 from companion.ui.layout import MIN_TARGET, Layout
 from companion.ui.screens import Intent, Scene, Target, card_words, top_bar
 from vision.calibrate import Calibration, CalibrationError, Calibrator
-from vision.enroll import Enrolment, Step
+from vision.enrolment.enroll import Enrolment, Step
 from vision.sharpness import TOO_SOFT_MM, blur_mm
 from vision.types import Image
 

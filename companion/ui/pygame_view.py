@@ -133,7 +133,7 @@ class PygameView(TerminalView):
         self._frame_new = False
         self._looked_at = 0.0  # perf_counter of the last calibration of a shown frame
         self.look_every_s = CAMERA_EVERY_S
-        # Guided enrolment of a deck (vision.enroll.Enrolment) while it lives: its
+        # Guided enrolment of a deck (vision.enrolment.enroll.Enrolment) while it lives: its
         # captured cards stay until it is saved or cancelled.
         self.enrolment: Any = None
         self.enrol_step: Any = None  # what the last frame did
@@ -184,7 +184,7 @@ class PygameView(TerminalView):
 
     def _enrol(self, scene: Scene, what: str) -> None:
         from companion.rules.cards import ALL_CARDS
-        from vision.enroll import Enrolment
+        from vision.enrolment.enroll import Enrolment
 
         if what == "start":
             if self.enrolment is None:
@@ -209,9 +209,9 @@ class PygameView(TerminalView):
     def _enrol_finish(self) -> None:
         """The profile of the cards captured: its own model is learnt off the screen's
         thread (a minute or so on a Pi), then it is saved and the settings switch to it."""
-        from vision.learnt import with_model
+        from vision.enrolment.workers import cores
+        from vision.models.learnt import with_model
         from vision.profile import ProfileError
-        from vision.workers import cores
 
         session, self.enrolment = self.enrolment, None  # the last step stays: what ended it
         assert self.scene is not None
@@ -257,7 +257,7 @@ class PygameView(TerminalView):
         self._changed("deck", str(path))
         self.settings["deck"] = str(path)
         self.scene.toast = _enrol_saved(len(profile.tokens), len(session.tokens))
-        from vision.band_model import BandModel
+        from vision.models.band_model import BandModel
 
         model = BandModel.of(profile)
         if model is not None and model.reads_poorly():

@@ -64,8 +64,8 @@ def unread_card(companion: Companion, zone: str, count: int = 1,
 
 @lru_cache(maxsize=1)
 def demo_frame() -> Any:
-    """A synthetic camera photograph of a dealt mat (vision.synth, seeded)."""
-    from vision.synth import scene
+    """A synthetic camera photograph of a dealt mat (vision.simulated.synth, seeded)."""
+    from vision.simulated.synth import scene
 
     return scene(3)[1].image
 
@@ -85,9 +85,9 @@ def enrol_frame(token: str | None) -> Any:
     enrolment zone, as a player sees it while enrolling a deck (seeded)."""
     import numpy as np
 
-    from vision.camera_model import Camera
-    from vision.enroll import ENROL_ZONE
-    from vision.synth import Conditions, lay_table, photograph
+    from vision.enrolment.enroll import ENROL_ZONE
+    from vision.simulated.camera_model import Camera
+    from vision.simulated.synth import Conditions, lay_table, photograph
 
     table = lay_table({ENROL_ZONE: [token]} if token else {}, "classic",
                       np.random.default_rng(3))

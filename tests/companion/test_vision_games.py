@@ -31,7 +31,7 @@ from companion.simtable import Script, script_game, seeded_script
 from companion.simulate import Deck, play_through_vision
 from vision.deck_art import ALL_FACES, CARD_H, CARD_W
 from vision.designs import design
-from vision.learnt import with_model
+from vision.models.learnt import with_model
 from vision.profile import profile_from_cards
 
 from .test_simulated_games import assert_journal_is_the_script

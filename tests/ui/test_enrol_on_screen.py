@@ -1,6 +1,6 @@
 """Guided enrolment on the touchscreen, driven by touches and photographs of the mat.
 
-The camera frames are rendered by vision.synth: the mat with the card asked
+The camera frames are rendered by vision.simulated.synth: the mat with the card asked
 for lying in the enrolment zone (or nothing there), photographed by the
 table camera, handed to the view as the run command hands it the reader's.
 """
@@ -24,13 +24,13 @@ from companion.ui.terminal import ViewModel
 from hardware.factory import open_lights
 from hardware.lights import FlagLights
 from tests.ui.test_flows import target_of, touch
-from vision.band_model import BandModel
 from vision.calibrate import Calibrator
-from vision.camera_model import Camera
-from vision.enroll import ENROL_ZONE
+from vision.enrolment.enroll import ENROL_ZONE
+from vision.models.band_model import BandModel
 from vision.profile import DeckProfile
 from vision.read import Reader
-from vision.synth import Conditions, lay_table, photograph, with_hands
+from vision.simulated.camera_model import Camera
+from vision.simulated.synth import Conditions, lay_table, photograph, with_hands
 
 
 class Table:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.camera_model import Camera
-from vision.synth import Conditions, Frame, Table, lay_table, photograph, random_deal
+from vision.simulated.camera_model import Camera
+from vision.simulated.synth import Conditions, Frame, Table, lay_table, photograph, random_deal
 
 
 def calm_scene(seed: int, style: str = "companion", hands: int = 0,

@@ -5,9 +5,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import balance
 from vision.deck_art import ALL_FACES
 from vision.designs import designs
+from vision.enrolment import balance
 from vision.types import Image
 
 

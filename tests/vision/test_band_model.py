@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from companion.rules.cards import parse_token
-from vision.band_model import (
+from vision.designs import design
+from vision.models.band_model import (
     SEARCH_PX,
     SOFT_AS_TRAINED_MM,
     BandModel,
@@ -16,10 +17,9 @@ from vision.band_model import (
     as_trained,
     features,
 )
-from vision.designs import design
-from vision.learnt import with_model
+from vision.models.learnt import with_model
 from vision.profile import TPL_PX, ProfileError, profile_from_cards
-from vision.room import motion_blur
+from vision.simulated.room import motion_blur
 
 TOKENS = [f"{c}{v}" for c in "RBGY" for v in (1, 3, 6, 8, 9)] + ["AL", "FOG"]
 
@@ -82,7 +82,7 @@ def test_a_band_smeared_by_a_shaken_camera_is_held_near_its_own_card(deck, monke
     more of them, than one that learnt only round blur from the same other draws."""
     _, profile = deck
     learnt = BandModel.train(profile, seed=1, samples=20)
-    monkeypatch.setattr("vision.band_model.SHAKE", 0.0)
+    monkeypatch.setattr("vision.models.band_model.SHAKE", 0.0)
     unshaken = BandModel.train(profile, seed=1, samples=20)
     rng = np.random.default_rng(7)
     tokens = TOKENS * 4
@@ -150,7 +150,7 @@ def test_an_enrolled_profile_carries_its_model_and_the_reader_uses_it(deck, tmp_
 def test_workers_learn_the_same_models_as_one_process(deck):
     # Workers fit the faces and each height's discriminant while this process draws
     # the bands: the same draws however many workers (BLAS sums in its own order).
-    from vision.face_model import FaceModel
+    from vision.models.face_model import FaceModel
 
     _, profile = deck
     one, two = (with_model(profile, seed=4, jobs=jobs) for jobs in (1, 2))
@@ -211,7 +211,7 @@ def test_the_runner_up_is_the_card_the_model_hesitated_over(deck):
 def test_the_telling_window_lies_on_the_index(index, where):
     """Where a suit's cards differ: a small numeral in a circle at the top's middle
     (tune-11), a numeral in the corner (tune-04)."""
-    from vision.band_model import telling_window
+    from vision.models.band_model import telling_window
 
     art = design("tune", index)
     w, h = art.card_mm

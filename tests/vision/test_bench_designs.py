@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 
 from companion.cli import main
-from vision import bench_designs
-from vision.bench_designs import run_design
+from vision.bench import decks
+from vision.bench.decks import run_design
+from vision.bench.scoring import Tally
 from vision.calibrate import Calibrator
 from vision.designs import design
-from vision.enroll import OutlinesOff, profile_from_photos
-from vision.scoring import Tally
+from vision.enrolment.enroll import OutlinesOff, profile_from_photos
 from vision.sharpness import TOO_SOFT_MM, blur_mm
-from vision.synth import room_scene, room_seed
+from vision.simulated.synth import room_scene, room_seed
 
 
 def test_a_design_is_enrolled_from_photos_and_every_laid_card_is_counted():
@@ -73,9 +73,9 @@ def test_a_card_enrolment_says_was_cut_off_is_shot_again():
         return profile_from_photos(cards, *args, **kwargs)
 
     rng = np.random.default_rng(3)
-    before, refused_before = bench_designs.enrol(art, np.random.default_rng(3), (1008, 756))
-    with mock.patch.object(bench_designs, "profile_from_photos", once_off):
-        profile, refused = bench_designs.enrol(art, rng, (1008, 756))
+    before, refused_before = decks.enrol(art, np.random.default_rng(3), (1008, 756))
+    with mock.patch.object(decks, "profile_from_photos", once_off):
+        profile, refused = decks.enrol(art, rng, (1008, 756))
     assert len(calls) == 2 and "SCOUT" in calls[1]
     assert profile is not None and before is not None
     assert profile.tokens == before.tokens and len(profile.tokens) == 79
@@ -98,10 +98,10 @@ def test_a_card_named_on_every_table_is_kept_as_found():
         kept_at.append(len(cards))
         return profile_from_photos(cards, tables, name, w, h, keep)
 
-    with mock.patch.object(bench_designs, "profile_from_photos", never_whole):
-        profile, refused = bench_designs.enrol(art, np.random.default_rng(3), (1008, 756))
+    with mock.patch.object(decks, "profile_from_photos", never_whole):
+        profile, refused = decks.enrol(art, np.random.default_rng(3), (1008, 756))
     assert profile is not None and "SCOUT" in profile.tokens and len(profile.tokens) == 79
-    assert kept_at == [79] and refused >= bench_designs.RETAKES + 1
+    assert kept_at == [79] and refused >= decks.RETAKES + 1
 
 
 def test_bench_enrol_times_a_whole_deck_enrolled_on_the_workers(capsys):
@@ -118,9 +118,9 @@ def test_bench_enrol_times_a_whole_deck_enrolled_on_the_workers(capsys):
 def test_bench_enrol_keeps_a_card_named_on_every_table(capsys):
     # As ``bench vision`` does: a card the layout names however it is shot is kept as
     # found once every table was tried, and the bench says which.
-    from vision import enrol_bench
-    from vision.photos import TABLES
+    from vision.bench import enrolment
     from vision.profile import ProfileError
+    from vision.simulated.photos import TABLES
 
     shot: list[str] = []
 
@@ -133,9 +133,9 @@ def test_bench_enrol_keeps_a_card_named_on_every_table(capsys):
         shot.append(table)
         return 0
 
-    with mock.patch.object(enrol_bench, "enroll_from_dir", enrol), \
-            mock.patch.object(enrol_bench, "shoot", shoot), \
-            mock.patch.object(enrol_bench, "with_model"):
+    with mock.patch.object(enrolment, "enroll_from_dir", enrol), \
+            mock.patch.object(enrolment, "shoot", shoot), \
+            mock.patch.object(enrolment, "with_model"):
         assert main(["bench", "enrol", "--design", "tune-01", "--table", "wood"]) == 0
     got = json.loads(capsys.readouterr().out)
     assert shot == ["wood"] + [t for t in TABLES if t != "wood"]  # every table tried
@@ -152,7 +152,7 @@ def test_the_bench_can_start_past_the_designs_measured_before(capsys):
         return (Tally(cards=10, right_single=9, right_voted=10), [50.0],
                 {"placing": 20.0, "naming": 30.0})
 
-    with mock.patch.object(bench_designs, "_design", counted):
+    with mock.patch.object(decks, "_design", counted):
         assert main(["bench", "vision", "--designs", "2", "--first-design", "24",
                      "--split", "held", "--scenes", "1"]) == 0
     got = json.loads(capsys.readouterr().out)

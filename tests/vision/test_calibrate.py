@@ -8,7 +8,7 @@ import pytest
 from vision.aruco_compat import select_api
 from vision.calibrate import CalibrationError, Calibrator, detect_markers
 from vision.mat import MARKER_PAD, standard_mat
-from vision.synth import Frame
+from vision.simulated.synth import Frame
 
 from .conftest import calm_scene
 

@@ -5,7 +5,9 @@ import numpy as np
 import pytest
 
 from companion.rules.cards import parse_token
-from vision.consensus import (
+from vision.deck_art import ALL_FACES
+from vision.designs import design
+from vision.enrolment.consensus import (
     MARGIN_MM,
     _by_index,
     _cut,
@@ -14,10 +16,8 @@ from vision.consensus import (
     deck_sides,
     square_deck,
 )
-from vision.deck_art import ALL_FACES
-from vision.designs import design
-from vision.enroll import OutlinesOff, profile_from_photos
-from vision.outline import WARP_PX
+from vision.enrolment.enroll import OutlinesOff, profile_from_photos
+from vision.enrolment.outline import WARP_PX
 
 TOKENS = [f"{c}{v}" for c in "RBGYOP" for v in (1, 4, 7, 10)] + ["AL", "FOG"]
 

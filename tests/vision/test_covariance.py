@@ -13,12 +13,12 @@ import pytest
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
 from companion.rules.cards import parse_token
-from vision.band_model import BandModel
-from vision.camera_model import Camera
-from vision.covariance import discriminant
 from vision.designs import design
+from vision.models.band_model import BandModel
+from vision.models.covariance import discriminant
 from vision.profile import profile_from_cards
-from vision.synth import Conditions, lay_table, photograph
+from vision.simulated.camera_model import Camera
+from vision.simulated.synth import Conditions, lay_table, photograph
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])

@@ -9,14 +9,14 @@ import pytest
 
 from tests.vision.conftest import calm_scene
 from vision.calibrate import Calibrator
-from vision.camera_model import Camera
 from vision.cli import main
 from vision.deck_art import ALL_FACES
-from vision.enroll import enroll_from_dir, find_card, live_enroll
+from vision.enrolment.enroll import enroll_from_dir, find_card, live_enroll
 from vision.profile import DeckProfile, ProfileError, builtin_profile
 from vision.read import Reader
+from vision.simulated.camera_model import Camera
+from vision.simulated.synth import Conditions, card_photo, lay_table, photograph, random_deal
 from vision.sources.base import FramePair, low_from_main
-from vision.synth import Conditions, card_photo, lay_table, photograph, random_deal
 
 
 @pytest.fixture(scope="module")
@@ -167,7 +167,7 @@ class _TableWithOneCard:
     """The table camera over the mat while a player enrols: only the asked card lies there."""
 
     def __init__(self) -> None:
-        from vision.enroll import ENROL_ZONE
+        from vision.enrolment.enroll import ENROL_ZONE
 
         self.zone = ENROL_ZONE
         self.rng = np.random.default_rng(8)
@@ -214,7 +214,7 @@ def test_enrolment_from_a_folder_names_a_card_cut_out_off_its_card(tmp_path):
     # it; the player is told which card to shoot again, as with any refused photo.
     rng = np.random.default_rng(2)
     cv2.imwrite(str(tmp_path / "R7.jpg"), card_photo("R7", "classic", rng, size=(600, 800)))
-    with mock.patch("vision.enroll.astray", return_value={"R7": "top"}), \
+    with mock.patch("vision.enrolment.enroll.astray", return_value={"R7": "top"}), \
             pytest.raises(ProfileError) as err:
         enroll_from_dir(tmp_path, partial=True)
     assert str(err.value).startswith("cannot enrol:\n  R7: the card's outline was found off "
@@ -229,7 +229,7 @@ def test_a_photo_the_player_keeps_is_enrolled_as_found(tmp_path, capsys):
     for token in ("R7", "G3"):
         cv2.imwrite(str(tmp_path / f"{token}.jpg"),
                     card_photo(token, "classic", rng, size=(600, 800)))
-    with mock.patch("vision.enroll.astray", return_value={"R7": "top"}):
+    with mock.patch("vision.enrolment.enroll.astray", return_value={"R7": "top"}):
         profile = enroll_from_dir(tmp_path, partial=True, keep_outlines=["r7"])
         assert sorted(profile.tokens) == ["G3", "R7"]
         out = tmp_path / "deck.npz"

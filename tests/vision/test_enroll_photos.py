@@ -10,10 +10,10 @@ from companion.rules.cards import parse_token
 from vision.cli import main
 from vision.deck_art import render_card
 from vision.designs import design
-from vision.enroll import balance_deck, distinctness, find_card, load_image
-from vision.outline import find_outline
-from vision.photos import _STORE, encode_jpeg, phone_photo, photo_pixels
+from vision.enrolment.enroll import balance_deck, distinctness, find_card, load_image
+from vision.enrolment.outline import find_outline
 from vision.profile import BAND_MM, ProfileError, builtin_profile, colour_signature, upright_band
+from vision.simulated.photos import _STORE, encode_jpeg, phone_photo, photo_pixels
 
 CARDS = ("R7", "B3", "P9", "G1", "Y5", "O2", "AL", "MUD")
 
@@ -154,7 +154,7 @@ def test_distinctness_names_each_cards_nearest_and_the_cli_prints_the_hardest(tm
     assert "hardest pairs" in out and "R7 ~ R8" in out
     # The deck's self-test, as its saved model holds it, and the warning only for a
     # deck whose cards lie as near as those of the decks that read worst.
-    from vision.band_model import TYPICAL_GAPS, BandModel
+    from vision.models.band_model import TYPICAL_GAPS, BandModel
     from vision.profile import DeckProfile
 
     model = BandModel.of(DeckProfile.load(tmp_path / "p.npz"))

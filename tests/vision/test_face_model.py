@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from companion.rules.cards import parse_token
-from vision.band_model import as_camera_shows, two_nearest
 from vision.designs import design
-from vision.face_model import FACE_PX, FACE_SEARCH_PX, FaceModel
-from vision.learnt import with_model
+from vision.models.band_model import as_camera_shows, two_nearest
+from vision.models.face_model import FACE_PX, FACE_SEARCH_PX, FaceModel
+from vision.models.learnt import with_model
 from vision.profile import TPL_PX, DeckProfile, ProfileError, profile_from_cards
 from vision.reading.trust import face_speaks
 
@@ -92,9 +92,9 @@ def test_a_face_that_agrees_with_the_band_speaks_from_a_narrower_gap():
 @pytest.fixture(scope="module")
 def table_of_faces():
     """A calm table of a deck whose faces differ by rank (tune-00), the deck as drawn."""
-    from vision.camera_model import Camera
     from vision.deck_art import ALL_FACES
-    from vision.synth import Conditions, lay_table, photograph, random_deal
+    from vision.simulated.camera_model import Camera
+    from vision.simulated.synth import Conditions, lay_table, photograph, random_deal
 
     art = design("tune", 0)
     profile = profile_from_cards("tune-00", {f.token: art.render(f, 8.0) for f in ALL_FACES},
@@ -113,8 +113,8 @@ def test_the_reader_names_each_zones_last_card_by_its_face_and_no_other(table_of
     them; a face model holding every card's face for another's (rolled on to the next
     token) names none of them, makes most last cards the band names ask (the face
     surely shows another card), and leaves every other card as the band reads it (or asking)."""
-    from vision.band_model import BandModel
     from vision.calibrate import Calibrator
+    from vision.models.band_model import BandModel
     from vision.position import UNKNOWN
     from vision.read import Reader
 

@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 
 from companion.rules.cards import parse_token
-from vision import outline
 from vision.designs import design
-from vision.outline import find_outline
-from vision.photos import TABLES, photo_pixels
+from vision.enrolment import outline
+from vision.enrolment.outline import find_outline
 from vision.profile import ProfileError
+from vision.simulated.photos import TABLES, photo_pixels
 
 # A plain-faced card whose thick frame steps far more than its edge, a framed
 # face, a full-bleed face, and a dark one.
@@ -85,7 +85,7 @@ def test_the_card_is_told_apart_from_the_colours_of_the_table_around_it():
     # shows are the card's, and the table's grain is not among them.
     import cv2
 
-    from vision.outline import unlike_border
+    from vision.enrolment.outline import unlike_border
 
     rng = np.random.default_rng(3)
     art = design("tune", 0)

@@ -6,11 +6,11 @@ import pytest
 
 from tests.vision.conftest import calm_scene
 from vision.calibrate import Calibrator
-from vision.camera_model import Camera
 from vision.position import UNKNOWN
 from vision.profile import builtin_profile
 from vision.read import Reader
-from vision.synth import Conditions, lay_table, photograph
+from vision.simulated.camera_model import Camera
+from vision.simulated.synth import Conditions, lay_table, photograph
 
 
 @pytest.fixture(scope="module")
@@ -87,10 +87,10 @@ def test_a_smudged_index_is_unknown_never_a_guess(reader):
 def test_a_deck_enrolled_in_part_reads_its_cards_and_no_others():
     """Players may enrol a few cards and stop: those are read, the rest are unknown."""
     from companion.rules.cards import parse_token
-    from vision.camera_model import Camera
     from vision.deck_art import render_card
     from vision.profile import ProfileError, profile_from_cards
-    from vision.synth import Conditions, lay_table, photograph
+    from vision.simulated.camera_model import Camera
+    from vision.simulated.synth import Conditions, lay_table, photograph
 
     known = ["R1", "B7", "Y10"]
     profile = profile_from_cards("part", {t: render_card(parse_token(t), "companion", 8.0)

@@ -13,9 +13,8 @@ import pytest
 from companion.rules.cards import parse_token
 from vision import read
 from vision.calibrate import Calibrator
-from vision.camera_model import Camera
 from vision.deck_art import ALL_FACES, render_card
-from vision.enroll import enroll_from_dir
+from vision.enrolment.enroll import enroll_from_dir
 from vision.mat import standard_mat
 from vision.position import UNKNOWN
 from vision.profile import DeckProfile, builtin_profile, profile_from_cards, upright_band
@@ -23,7 +22,8 @@ from vision.read import Reader
 from vision.reading import classify, confidence, fan, stack
 from vision.reading.placement import Placer
 from vision.reading.tilt import Edge
-from vision.synth import Conditions, Table, card_photo, lay_table, photograph, random_deal
+from vision.simulated.camera_model import Camera
+from vision.simulated.synth import Conditions, Table, card_photo, lay_table, photograph, random_deal
 from vision.vote import vote
 
 CAMERA = Camera(yaw_deg=-2.0, tilt_x_deg=6.0, tilt_y_deg=4.0, fill=0.92, k1=-0.03)

@@ -2,11 +2,11 @@ import numpy as np
 
 from vision import read
 from vision.calibrate import Calibrator
-from vision.camera_model import Camera
 from vision.profile import TPL_PX, builtin_profile
 from vision.read import Reader
 from vision.reading.tilt import TopEdges
-from vision.synth import Conditions, lay_table, photograph
+from vision.simulated.camera_model import Camera
+from vision.simulated.synth import Conditions, lay_table, photograph
 
 _FOUND = TopEdges.find  # as found, however often a test moves it
 

@@ -1,7 +1,7 @@
 """The benches' arithmetic: what counts as right, wrong and how sure."""
 
+from vision.bench.scoring import offers, outcomes, reliability, score
 from vision.position import UNKNOWN
-from vision.scoring import offers, outcomes, reliability, score
 
 
 def test_a_card_named_in_a_zone_that_does_not_hold_it_is_confidently_wrong():

@@ -4,15 +4,15 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.band_model import SOFT_AS_TRAINED_MM, BandModel
 from vision.calibrate import Calibrator
-from vision.camera_model import Camera
+from vision.models.band_model import SOFT_AS_TRAINED_MM, BandModel
 from vision.profile import builtin_profile
 from vision.read import Reader
 from vision.reading import classify
 from vision.render_mat import render_mat
 from vision.sharpness import blur_mm
-from vision.synth import Conditions, lay_table, motion_blur, photograph, random_deal
+from vision.simulated.camera_model import Camera
+from vision.simulated.synth import Conditions, lay_table, motion_blur, photograph, random_deal
 
 PX = 2.0  # px/mm of the frames below: about what the camera sees of the mat
 

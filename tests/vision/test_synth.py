@@ -5,8 +5,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.camera_model import Camera
-from vision.synth import Conditions, lay_table, photograph
+from vision.simulated.camera_model import Camera
+from vision.simulated.synth import Conditions, lay_table, photograph
 
 
 def test_a_photograph_is_its_seeds_whatever_used_opencvs_generator_before():

@@ -17,12 +17,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibrate import Calibrator
-from vision.camera_model import Camera, mat_in_view
 from vision.deck_art import Face
 from vision.mat import standard_mat
 from vision.render_mat import FILL
-from vision.room import MIN_GAP_MM, Habit, Laying
-from vision.synth import (
+from vision.simulated.camera_model import Camera, mat_in_view
+from vision.simulated.room import MIN_GAP_MM, Habit, Laying
+from vision.simulated.synth import (
     Conditions,
     Frame,
     PlacedCard,

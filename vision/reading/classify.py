@@ -7,7 +7,7 @@ troop's colour is its suit's median, as one photo's white balance says nothing
 between two cards of a suit). A good match whose leaders are too alike gets a
 second look, band and templates with their contrast stretched locally: a pale
 numeral (yellow on yellow, or under glare) then counts as much as black print.
-Given a deck's own learnt model (``vision.band_model``), the model names the
+Given a deck's own learnt model (``vision.models.band_model``), the model names the
 card instead, as far as ``trust`` says such reads are right: the templates' first
 look (no second) and their pairwise verdict on the model's winner and runner-up
 are only evidence for that trust.
@@ -25,8 +25,8 @@ from numpy.typing import NDArray
 
 from companion.rules.cards import Troop, parse_token
 from companion.rules.errors import NotationError
-from vision.band_model import SEARCH_PX, BandModel, as_trained
 from vision.mat import ZoneKind, holds
+from vision.models.band_model import SEARCH_PX, BandModel, as_trained
 from vision.position import UNKNOWN
 from vision.profile import BLUR, TPL_PX, DeckProfile, sample_signatures
 from vision.reading.confidence import (
@@ -163,7 +163,7 @@ class Classifier:
     def _learnt(self, placed: list[Placed], hvs: list[int], decided: list[Named],
                 colours: list[FloatImage], allowed: NDArray[np.bool_] | None,
                 soft: float) -> tuple[list[Named], list[Judged | None]]:
-        """The deck's own model names each placed band (``vision.band_model``); the
+        """The deck's own model names each placed band (``vision.models.band_model``); the
         templates' ranking stays as the candidates (whether a band looks like an
         index at all). ``colours``: per band, each token's colour distance from it;
         ``allowed``: per band, the tokens its zone may hold; ``soft``: how soft their

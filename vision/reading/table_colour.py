@@ -18,7 +18,7 @@ from typing import Final
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.band_model import BandModel, two_nearest
+from vision.models.band_model import BandModel, two_nearest
 from vision.position import UNKNOWN
 from vision.profile import sample_signatures
 from vision.reading.classify import colour_cut, colour_distance

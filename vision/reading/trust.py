@@ -16,7 +16,7 @@ nearest card and the runner-up are to each other (two numerals of one suit, one
 numeral in two suits, and how near the model holds them: a gap means more
 between two cards it holds near each other). A logistic
 model turns that into the share of such reads that were right on the tuning
-designs' room scenes; ``python -m vision.trust_fit`` collects those reads again
+designs' room scenes; ``python -m vision.bench.trust_fit`` collects those reads again
 and refits it (scikit-learn's LogisticRegression), and prints the reliability
 on designs left out of the fit.
 """
@@ -35,7 +35,7 @@ from vision.types import FloatImage
 
 # Fitted on the reads of every tuning design (tune-00..19 in 152 rooms, each design its
 # own, as the reader weighs a band since the band model weighs lightness): ``python -m
-# vision.trust_fit --designs 8 --scenes 10 --check 12 --model-seeds 0,1,2 --rows R`` reads
+# vision.bench.trust_fit --designs 8 --scenes 10 --check 12 --model-seeds 0,1,2 --rows R`` reads
 # them, ``--designs 20 --rows R`` fits all twenty (on the seed-0 models' reads).
 # Order: log nearest, log runner-up, templates agree, templates' confidence,
 # agree x confidence, index score, visible height / 16 mm, colour off / 10 Lab,
@@ -181,7 +181,7 @@ def outside(ev: FloatImage) -> NDArray[np.bool_]:
                       | (apart < np.log(NEAR_PAIR + FLOOR)))
 
 
-# The whole face of a zone's last card (``vision.face_model``) speaks where it lies near
+# The whole face of a zone's last card (``vision.models.face_model``) speaks where it lies near
 # one card (FACE_NEAR, squared distance per dimension) and its runner-up much further
 # (FACE_GAP, the log of their ratio): the card is then the face's, at FACE_TRUST. Set
 # where no face that spoke on the tuning decks' last cards was wrong (vision/ROUNDS.md).

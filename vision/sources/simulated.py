@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.camera_model import Camera
 from vision.deck_art import Style
+from vision.simulated.camera_model import Camera
+from vision.simulated.synth import Conditions, Table, lay_table, photograph, random_deal
 from vision.sources.base import FramePair, low_from_main
-from vision.synth import Conditions, Table, lay_table, photograph, random_deal
 
 
 class SimulatedSource:

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.band_model import BandModel
+from vision.models.band_model import BandModel
 from vision.position import UNKNOWN
 from vision.profile import BLUR, DeckProfile, builtin_profile
 from vision.reading.classify import (

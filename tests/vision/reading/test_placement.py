@@ -8,7 +8,6 @@ import pytest
 
 from vision import read as read_module
 from vision.calibrate import Calibrator
-from vision.camera_model import Camera
 from vision.mat import standard_mat
 from vision.profile import TPL_PX, builtin_profile
 from vision.read import Reader
@@ -24,7 +23,8 @@ from vision.reading.placement import (
 from vision.reading.stack import Ask
 from vision.reading.templates import IY, ncc_rows
 from vision.reading.zones import LOW_PX, ZONE_MARGIN, top_down
-from vision.synth import Conditions, lay_table, photograph
+from vision.simulated.camera_model import Camera
+from vision.simulated.synth import Conditions, lay_table, photograph
 
 M = round(REFINE_MM * TPL_PX)
 

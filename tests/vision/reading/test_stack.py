@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from vision.calibrate import Calibrator
-from vision.camera_model import Camera
 from vision.mat import standard_mat
 from vision.profile import builtin_profile
 from vision.reading.light import MatLight
@@ -27,7 +26,8 @@ from vision.reading.stack import (
 from vision.reading.templates import Templates
 from vision.reading.zones import LOW_PX, PALE_THRESHOLD, ZONE_MARGIN, not_mat, top_down
 from vision.render_mat import render_mat
-from vision.synth import Conditions, lay_table, photograph
+from vision.simulated.camera_model import Camera
+from vision.simulated.synth import Conditions, lay_table, photograph
 
 LAYOUT = standard_mat()
 SIZE = (round(LAYOUT.width * LOW_PX), round(LAYOUT.height * LOW_PX))

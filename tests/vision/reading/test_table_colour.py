@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.band_model import BandModel
+from vision.models.band_model import BandModel
 from vision.position import UNKNOWN
 from vision.profile import DeckProfile, builtin_profile
 from vision.reading.classify import Judged

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from vision.band_model import SOFT_AS_TRAINED_MM, BandModel
+from vision.models.band_model import SOFT_AS_TRAINED_MM, BandModel
 from vision.position import UNKNOWN
 from vision.profile import DeckProfile, builtin_profile
 from vision.reading.classify import Classifier
@@ -153,8 +153,8 @@ def test_the_cards_the_deck_holds_are_named_right_or_asked(lacking: Classifier):
 
 
 def test_the_refit_trusts_what_was_right_on_designs_it_left_out():
+    from vision.bench.trust_fit import fit
     from vision.reading.trust import evidence
-    from vision.trust_fit import fit
 
     rng = np.random.default_rng(0)
     rows = []
@@ -185,7 +185,7 @@ def _row(design: str, right: bool, rng: np.random.Generator) -> dict[str, object
 def test_the_bar_holds_at_every_training_seed_the_reads_were_taken_at(tmp_path, capsys):
     """A read that is wrong where the band model was trained at another seed raises
     the bar the fit suggests, though the weights are fitted on the first seed's reads."""
-    from vision.trust_fit import main
+    from vision.bench.trust_fit import main
 
     rng = np.random.default_rng(1)
     first = [_row(f"tune-0{d}", right, rng)
@@ -210,7 +210,7 @@ def test_the_bar_holds_at_every_training_seed_the_reads_were_taken_at(tmp_path, 
 
 
 def test_too_few_reads_to_fit_are_named_not_a_traceback(tmp_path, capsys):
-    from vision.trust_fit import main
+    from vision.bench.trust_fit import main
 
     rng = np.random.default_rng(2)
     rows = [_row("tune-00", right, rng) for right in [True] * 30 + [False] * 5]
@@ -224,8 +224,8 @@ def test_too_few_reads_to_fit_are_named_not_a_traceback(tmp_path, capsys):
 def test_the_audit_names_the_designs_the_landed_trust_reads_a_card_wrong_in(tmp_path, capsys):
     """``--audit`` fits nothing: it measures the trust as it stands on the reads, and
     fails (exit 1) naming each design with a wrong read at or above the bar."""
+    from vision.bench.trust_fit import main
     from vision.reading.trust import NAME_AT, of_evidence
-    from vision.trust_fit import main
 
     rng = np.random.default_rng(3)
     rows = [_row(f"tune-20{d}", right, rng) for d in range(3)
@@ -252,7 +252,7 @@ def test_the_audit_names_the_designs_the_landed_trust_reads_a_card_wrong_in(tmp_
 def test_the_fit_takes_the_designs_from_the_first_one_asked_for(tmp_path, capsys):
     """``--first-design 200 --designs 2`` fits tune-200 and tune-201 and checks the
     designs after them; designs before the first are neither fitted nor checked."""
-    from vision.trust_fit import main
+    from vision.bench.trust_fit import main
 
     rng = np.random.default_rng(4)
     rows = [_row(f"tune-{d}", right, rng) for d in (7, 200, 201, 202)
@@ -269,10 +269,10 @@ def test_the_fit_takes_the_designs_from_the_first_one_asked_for(tmp_path, capsys
 def test_the_refit_collects_every_read_of_a_tuning_room_with_whether_it_was_right():
     """``collect`` reads a tuning design's room with every band named and its evidence
     kept: the refit's own input, from the reader as it stands."""
+    from vision.bench.trust_fit import SEED, collect
     from vision.designs import design
     from vision.reading.trust import WEIGHTS
-    from vision.synth import room_scene, room_seed
-    from vision.trust_fit import SEED, collect
+    from vision.simulated.synth import room_scene, room_seed
 
     art = design("tune", 0)
     rows = collect(0, 1, photo_size=(1008, 756))

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 from vision.calibrate import Calibrator
-from vision.camera_model import Camera
 from vision.mat import standard_mat
 from vision.reading.light import MatLight
 from vision.reading.zones import (
@@ -21,7 +20,8 @@ from vision.reading.zones import (
     zone_view,
 )
 from vision.render_mat import render_mat
-from vision.synth import Conditions, lay_table, photograph
+from vision.simulated.camera_model import Camera
+from vision.simulated.synth import Conditions, lay_table, photograph
 
 LAYOUT = standard_mat()
 SIZE = (round(LAYOUT.width * LOW_PX), round(LAYOUT.height * LOW_PX))

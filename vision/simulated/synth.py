@@ -3,12 +3,12 @@
 A scene is built in two steps. ``lay_table`` puts cards on the mat as players
 do (fanned toward their player, a little crooked, with drop shadows) and draws
 it top-down. ``photograph`` then looks at that table through a camera (pose,
-perspective and lens distortion: ``vision.camera_model``) in some light:
+perspective and lens distortion: ``vision.simulated.camera_model``) in some light:
 gradient and colour cast, glare, shadows, hands and arms, blur, sensor noise
 and JPEG. Photographing one table several times gives the frames a still
 table yields, for voting.
 
-``room_scene`` widens all of it (``vision.room``): any deck's art, each
+``room_scene`` widens all of it (``vision.simulated.room``): any deck's art, each
 player's own way of laying cards, a tablecloth, lamps, windows and mixed
 light, shadows of people out of view. The classic draws stay as they were:
 the benchmark compares runs of the same seeds.
@@ -28,12 +28,12 @@ import cv2
 import numpy as np
 
 from companion.rules.cards import TACTICS, TROOPS, Tactic, Terrain
-from vision.camera_model import FRAME_SIZE, Camera, camera_homography, frame_maps
 from vision.deck_art import CardArt, Style, as_art
+from vision.enrolment.outline import proportion
 from vision.mat import MatLayout, Zone, standard_mat
-from vision.outline import proportion
 from vision.render_mat import render_mat
-from vision.room import (  # the wide room's light, table and laying
+from vision.simulated.camera_model import FRAME_SIZE, Camera, camera_homography, frame_maps
+from vision.simulated.room import (  # the wide room's light, table and laying
     LIGHT_KINDS,
     MIN_GAP_MM,
     Cloth,
@@ -50,7 +50,7 @@ from vision.room import (  # the wide room's light, table and laying
     room_to_edge,
     shade_map,
 )
-from vision.room import with_hands as with_hands  # where it was first
+from vision.simulated.room import with_hands as with_hands  # where it was first
 from vision.types import FloatImage, Image
 
 TABLE_PX_PER_MM = 3.0

@@ -23,12 +23,12 @@ import numpy as np
 
 from vision.deck_art import ALL_FACES
 from vision.designs import DeckDesign, design
-from vision.enroll import OutlinesOff, enrol_photo, enroll_from_dir
-from vision.learnt import with_model
-from vision.photos import TABLES, phone_photo
+from vision.enrolment.enroll import OutlinesOff, enrol_photo, enroll_from_dir
+from vision.enrolment.workers import cores
+from vision.enrolment.workers import jobs as jobs_for
+from vision.models.learnt import with_model
 from vision.profile import ProfileError
-from vision.workers import cores
-from vision.workers import jobs as jobs_for
+from vision.simulated.photos import TABLES, phone_photo
 
 
 def _design(name: str) -> DeckDesign:

@@ -1,5 +1,5 @@
 """The simulated camera: its pose (``Camera``) and where it puts the mat's points in a frame
-(pinhole homography, lens bending), apart from ``synth.py``, which photographs tables through it."""
+(pinhole homography, lens bending), apart from ``synth``, which photographs tables through it."""
 
 from __future__ import annotations
 

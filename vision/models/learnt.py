@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from vision.band_model import BandModel
-from vision.face_model import FaceModel
+from vision.enrolment.workers import workers
+from vision.models.band_model import BandModel
+from vision.models.face_model import FaceModel
 from vision.profile import DeckProfile
-from vision.workers import workers
 
 
 def with_model(profile: DeckProfile, seed: int = 0, jobs: int = 1) -> DeckProfile:
-    """The profile carrying its deck's models (``vision.band_model``, and
-    ``vision.face_model`` where the profile keeps its faces), trained now; with
+    """The profile carrying its deck's models (``vision.models.band_model``, and
+    ``vision.models.face_model`` where the profile keeps its faces), trained now; with
     ``jobs`` more than one, the faces and each height's discriminant by workers
-    (``vision.workers``) while this process draws the bands (the same draws: the same
+    (``vision.enrolment.workers``) while this process draws the bands (the same draws: the same
     models, to rounding). A deck of one card has nothing to tell apart: it is handed
     on as it is."""
     if len(profile.tokens) < 2:

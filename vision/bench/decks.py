@@ -2,10 +2,10 @@
 
 Each generated deck design (``vision.designs``; the ``held`` split is never
 looked at while tuning) is enrolled exactly as a player enrols a deck: one
-phone photo per card on some table (``vision.photos``), through
+phone photo per card on some table (``vision.simulated.photos``), through
 ``enroll_from_dir``'s own steps. Then tables laid and lit as widely as rooms vary
-(``vision.synth``'s room) are photographed ``frames`` times each and read,
-each card named by the deck's own learnt model (``vision.band_model``).
+(``vision.simulated.synth``'s room) are photographed ``frames`` times each and read,
+each card named by the deck's own learnt model (``vision.models.band_model``).
 Figures per design, and over all: the worst design's single-frame accuracy,
 voted accuracy, every confidently wrong card, the median frame time and the
 reliability table (what a confidence means).
@@ -25,19 +25,19 @@ from typing import Literal
 import cv2
 import numpy as np
 
+from vision.bench.scoring import Tally, offers, outcomes, reliability, score
 from vision.calibrate import CalibrationError, Calibrator
 from vision.deck_art import ALL_FACES, CardArt
 from vision.designs import designs
-from vision.enroll import OutlinesOff, enrol_photo, profile_from_photos
-from vision.learnt import with_model
-from vision.photos import TABLES, phone_photo
+from vision.enrolment.enroll import OutlinesOff, enrol_photo, profile_from_photos
+from vision.models.learnt import with_model
 from vision.position import UNKNOWN
 from vision.profile import DeckProfile, ProfileError
 from vision.read import Reader
 from vision.reading.laps import by_step, charge
-from vision.scoring import Tally, offers, outcomes, reliability, score
 from vision.sharpness import TOO_SOFT_MM
-from vision.synth import room_scene, room_seed
+from vision.simulated.photos import TABLES, phone_photo
+from vision.simulated.synth import room_scene, room_seed
 from vision.types import FloatImage, Image
 from vision.vote import Guesses, vote, vote_photos
 

@@ -8,7 +8,7 @@ nearest and runner-up lie alike near and it says nothing. So a face names its ca
 only where it is sure (``vision.reading.trust.face_speaks``), and only a card its
 band left unknown (``Reader._by_faces``).
 
-Learnt as the band model is (``vision.band_model``): a linear discriminant over the
+Learnt as the band model is (``vision.models.band_model``): a linear discriminant over the
 enrolled faces drawn as a camera shows them, the grey at FACE_GREY_PX (a face's
 picture is large; its detail is the band's business) and the chroma in blocks.
 """
@@ -21,8 +21,8 @@ from typing import Final
 import cv2
 import numpy as np
 
-from vision.band_model import as_camera_shows, features, nearest_shift
-from vision.covariance import discriminant
+from vision.models.band_model import as_camera_shows, features, nearest_shift
+from vision.models.covariance import discriminant
 from vision.profile import TPL_PX, DeckProfile
 from vision.types import FloatImage
 

@@ -9,7 +9,7 @@ phone photos, as the bench enrols it). Top-1 is given by how soft the frame is
 (``vision.sharpness``): what the model could read if placement were perfect.
 Tuning designs only; the held ones measure the result.
 
-    python -m vision.band_check --designs 0,4,11 [--scenes 10]
+    python -m vision.bench.band_check --designs 0,4,11 [--scenes 10]
 """
 
 from __future__ import annotations
@@ -22,17 +22,17 @@ from typing import Final
 import cv2
 import numpy as np
 
-from vision import bench_designs
-from vision.band_model import SEARCH_PX, BandModel, as_trained
+from vision.bench import decks
 from vision.calibrate import Calibrator
-from vision.camera_model import distort
 from vision.designs import DeckDesign, design
+from vision.models.band_model import SEARCH_PX, BandModel, as_trained
 from vision.profile import TPL_PX
 from vision.reading.light import MatLight
 from vision.reading.zones import LOW_PX, top_down
 from vision.render_mat import render_mat
 from vision.sharpness import blur_mm
-from vision.synth import Frame, PlacedCard, room_scene, room_seed
+from vision.simulated.camera_model import distort
+from vision.simulated.synth import Frame, PlacedCard, room_scene, room_seed
 from vision.types import FloatImage
 
 SEED: Final = 4242  # rooms apart from the bench's (2026) and the trust fit's (1187)
@@ -44,7 +44,7 @@ def cut(frame: Frame, corners: tuple[tuple[float, float], ...], size_mm: tuple[f
         margin_px: int, jitter: tuple[float, float, float]) -> FloatImage:
     """A card's top ``size_mm`` (width, height) upright at TPL_PX from ``frame``, with
     ``margin_px`` more on every side: its corners (mat mm) moved by ``jitter``, through
-    the camera's homography and its lens's bending (``vision.camera_model``)."""
+    the camera's homography and its lens's bending (``vision.simulated.camera_model``)."""
     tl, tr, _, bl = (np.asarray(p, np.float64) for p in corners)
     ax, ay = (tr - tl) / np.linalg.norm(tr - tl), (bl - tl) / np.linalg.norm(bl - tl)
     dx, dy, turn = jitter
@@ -91,7 +91,7 @@ def scene_bands(art: DeckDesign, seed: int, band_mm: float,
 def check(index: int, scenes: int, seed: int = SEED) -> dict[str, object]:
     """One tuning design: its model's top-1 on exactly cut bands, by blur."""
     art = design("tune", index)
-    profile, _ = bench_designs.enrol_seeded(art, seed)
+    profile, _ = decks.enrol_seeded(art, seed)
     if profile is None:
         return {"design": art.name, "enrolled": 0}
     model = BandModel.train(profile)

@@ -1,4 +1,4 @@
-"""The room around the mat, for ``vision.synth``'s wide scenes: light, table, laying.
+"""The room around the mat, for ``vision.simulated.synth``'s wide scenes: light, table, laying.
 
 A real table is lit by a warm lamp, a cool LED panel, a window or a mix of
 them; it shows glare spots and the soft shadows of people leaning over it, and

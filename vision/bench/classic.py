@@ -29,16 +29,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.bench.scoring import outcomes, reliability, score
 from vision.calibrate import CalibrationError, Calibrator
-from vision.camera_model import Camera
 from vision.deck_art import ALL_FACES, Style
-from vision.enroll import enroll_from_dir
+from vision.enrolment.enroll import enroll_from_dir
 from vision.position import UNKNOWN
 from vision.read import Reader
 from vision.reading.laps import by_step, charge
 from vision.reading.result import FrameRead
-from vision.scoring import outcomes, reliability, score
-from vision.synth import Conditions, card_photo, lay_table, photograph, random_deal
+from vision.simulated.camera_model import Camera
+from vision.simulated.synth import Conditions, card_photo, lay_table, photograph, random_deal
 from vision.vote import Guesses, vote
 
 STYLE: Style = "classic"
@@ -158,7 +158,7 @@ def main(argv: list[str]) -> int:
                     help="with --designs: designs read at once, each in its own process")
     ns = ap.parse_args(argv)
     if ns.designs is not None:
-        from vision.bench_designs import run as run_designs
+        from vision.bench.decks import run as run_designs
 
         print(json.dumps(run_designs(ns.designs, ns.split, ns.scenes, ns.frames, ns.seed,
                                      ns.jobs, ns.first_design)))

@@ -1,7 +1,7 @@
 """Enrol a physical deck: one photo per card, named by its token, becomes a profile.
 
 Each photo shows one card upright (index at the top) on any table: wood, cloth,
-a pattern, the mat. The card is found by its outline (``vision.outline``) and
+a pattern, the mat. The card is found by its outline (``vision.enrolment.outline``) and
 flattened; a photo that cannot be used is refused with what to change. The colour
 of a photo's light is taken from what every card of the deck shares (its paper,
 its border: ``balance_deck``), never from the table; on the mat (live
@@ -23,16 +23,16 @@ import numpy as np
 from companion.i18n import _, ngettext
 from companion.rules.cards import ALL_CARDS, parse_token
 from companion.rules.errors import NotationError
-from vision.balance import balance_deck, table_colour
 from vision.calibrate import Calibration
-from vision.consensus import MARGIN_MM, astray, deck_sides, square_deck
+from vision.enrolment.balance import balance_deck, table_colour
+from vision.enrolment.consensus import MARGIN_MM, astray, deck_sides, square_deck
+from vision.enrolment.outline import EDGES, WARP_PX, find_outline, flatten, order_corners
+from vision.enrolment.workers import workers
 from vision.mat import CARD_H, CARD_W
-from vision.outline import EDGES, WARP_PX, find_outline, flatten, order_corners
 from vision.profile import DeckProfile, ProfileError, profile_from_cards
 from vision.render_mat import FILL, render_mat
 from vision.sources.base import FramePair, FrameSource
 from vision.types import FloatImage, Image
-from vision.workers import workers
 
 PHOTO_SUFFIXES: Final = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
 # Mean level difference under which two cut-outs are one card: a card left lying
@@ -211,7 +211,7 @@ def enroll_from_dir(folder: Path, name: str | None = None, card_w: float = CARD_
     """A profile from ``folder``: ``R7.jpg``, ``AL.png``, ... one photo per card.
     ``keep_outlines``: tokens whose outline is taken as found even where the deck's
     layout says it lies off its card (the player has looked: the photo is right).
-    ``jobs``: photos looked at at once, each worker its own (``vision.workers``)."""
+    ``jobs``: photos looked at at once, each worker its own (``vision.enrolment.workers``)."""
     if not folder.is_dir():
         raise ProfileError(_("{folder}: not a folder").format(folder=folder))
     keep: set[str] = set()

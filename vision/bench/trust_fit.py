@@ -21,8 +21,8 @@ trained at each seed: which reads lie near the bar moves with the training's
 draws, so the weights are fitted on the first seed's reads and the bar is where
 no read left out is wrong at any seed.
 
-    python -m vision.trust_fit --designs 8 --scenes 10 --check 12 [--model-seeds 0,1,2] [--rows reads.json] [--jobs 2]
-    python -m vision.trust_fit --first-design 200 --designs 24 --scenes 6 --audit [--rows reads.json]
+    python -m vision.bench.trust_fit --designs 8 --scenes 10 --check 12 [--model-seeds 0,1,2] [--rows reads.json] [--jobs 2]
+    python -m vision.bench.trust_fit --first-design 200 --designs 24 --scenes 6 --audit [--rows reads.json]
 """
 
 from __future__ import annotations
@@ -40,14 +40,14 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.linear_model import LogisticRegression
 
-from vision import bench_designs
-from vision.band_model import BandModel
+from vision.bench import decks
 from vision.calibrate import Calibrator
 from vision.designs import design
+from vision.models.band_model import BandModel
 from vision.read import Reader
 from vision.reading import classify, result
 from vision.reading.trust import NAME_AT, evidence, of_evidence, outside
-from vision.synth import room_scene, room_seed
+from vision.simulated.synth import room_scene, room_seed
 from vision.types import FloatImage
 
 LEVELS = (0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999)
@@ -59,11 +59,11 @@ SEED = 1187
 
 
 def collect(index: int, scenes: int, seed: int = SEED, model_seed: int = 0,
-            photo_size: tuple[int, int] = bench_designs.PHOTO_SIZE) -> list[dict[str, Any]]:
+            photo_size: tuple[int, int] = decks.PHOTO_SIZE) -> list[dict[str, Any]]:
     """One tuning design's reads, its band model trained at ``model_seed``:
     evidence, right or not (its enrolment photos ``photo_size`` px)."""
     art = design("tune", index)
-    profile, _ = bench_designs.enrol(art, np.random.default_rng([seed, 1, index]), photo_size)
+    profile, _ = decks.enrol(art, np.random.default_rng([seed, 1, index]), photo_size)
     if profile is None:
         return []
     # The band model alone: the faces' bar (``trust.face_speaks``) is not fitted here.

@@ -47,7 +47,7 @@ SUPPORT_CONTRAST: Final = 30.0
 FAINTEST: Final = 12.0
 TABLE_TIMES: Final = 3.0
 SQUARE: Final = 0.08  # how much squatter or taller than its card an outline may look: a card
-# tilted 20° toward the phone looks up to 6 % so (the phone photos' poses, vision.photos)
+# tilted 20° toward the phone looks up to 6 % so (the phone photos' poses, vision.simulated.photos)
 DIM: Final = 60  # a photo whose lightest tenth is darker than this (of 255) is too dark
 CANNY: Final = ((40, 120), (20, 60))  # the edge maps' thresholds (gradient, low and high)
 # Looked at only where those found no card on a plain table: a navy card's edge on a

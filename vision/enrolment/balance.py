@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.consensus import printed_alike
+from vision.enrolment.consensus import printed_alike
 from vision.types import GREY_BGR, FloatImage, Image
 
 TABLE_GREY: Final = 12.0  # Lab chroma of a balanced table under which it may be grey

@@ -4,7 +4,7 @@ Hand-set templates and thresholds carry over badly to a deck they were not
 tuned on: where a deck's band is mostly what every card shares (a thick
 frame, a picture) and its index is thin, whole-band correlation ranks the
 wrong cards first. So each deck gets a linear discriminant (scikit-learn's,
-with shrunk covariance: ``vision.covariance``) trained on its own cards' tops,
+with shrunk covariance: ``vision.models.covariance``) trained on its own cards' tops,
 each drawn many times as a camera shows a fanned card: a little off its place
 and tilt, resized, blurred (now and then smeared, as a shaken camera or a knocked
 table smears a frame), under a coloured lamp that lights it unevenly and
@@ -33,10 +33,10 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.covariance import discriminant
+from vision.models.covariance import discriminant
 from vision.profile import INSET_X, INSET_Y, TPL_PX, DeckProfile, ProfileError
 from vision.reading.trust import log_gap, troop_mark
-from vision.room import motion_blur
+from vision.simulated.room import motion_blur
 from vision.types import GREY_BGR, FloatImage, Image
 
 HEIGHTS_MM: Final = (8.0, 10.0, 12.0, 14.0, 16.0)  # visible heights a model is made for
