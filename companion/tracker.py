@@ -293,20 +293,39 @@ class Tracker:
                     self._stand(zone, fixed, tuple(r.token for r in readings))
         return self._evaluate()
 
+    def guesses(self, zone: str) -> tuple[str | None, ...]:
+        """Per card of ``zone`` in the last snapshot, the camera's guess a person may
+        take (``confirm`` takes them all at once), else None (``_guesses``)."""
+        snap = self.last_snapshot
+        return self._guesses(zone, () if snap is None else snap.readings(zone))
+
+    def _guesses(self, zone: str, readings: tuple[Reading, ...]) -> tuple[str | None, ...]:
+        """Per reading, the camera's guess where it read ``unknown``, else None; None too
+        where the guess is not a card, is a card the record holds at another zone, or is
+        guessed twice here (a card lies in one place)."""
+        held = {t for z, cards in self.state.zones.items() if z != zone for t in cards}
+        guessed: list[str | None] = []
+        for r in readings:
+            try:
+                guessed.append(parse_card(r.guess).token
+                               if r.token == UNKNOWN and r.guess else None)
+            except NotationError:
+                guessed.append(None)
+        counts = Counter(g for g in guessed if g is not None)
+        return tuple(None if g is None or g in held or counts[g] > 1 else g for g in guessed)
+
     def _guessed(self, zone: str, readings: tuple[Reading, ...]) -> tuple[str, ...] | None:
         """The zone's cards as read, each ``unknown`` one as the camera's guess; None if
-        one has no guess, or its guess is a card the record holds at another zone or
-        guessed twice here (a card lies in one place), or a token is not a card."""
-        held = {t for z, cards in self.state.zones.items() if z != zone for t in cards}
+        one has no guess a person may take (``_guesses``), or a token is not a card."""
+        guesses = self._guesses(zone, readings)
+        if any(r.token == UNKNOWN and g is None
+               for r, g in zip(readings, guesses, strict=True)):
+            return None
         try:
-            fixed = tuple(parse_card(r.guess if r.token == UNKNOWN and r.guess else r.token).token
-                          for r in readings)
+            return tuple(g or parse_card(r.token).token
+                         for r, g in zip(readings, guesses, strict=True))
         except NotationError:
             return None
-        guesses = [t for t, r in zip(fixed, readings, strict=True) if r.token == UNKNOWN]
-        if len(set(guesses)) < len(guesses) or held & set(guesses):
-            return None
-        return fixed
 
     def _stand(self, zone: str, fixed: tuple[str, ...], raw: tuple[str, ...]) -> None:
         """Let ``fixed`` stand for ``zone``. Each card lies in one place, so a correction

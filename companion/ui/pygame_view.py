@@ -295,7 +295,7 @@ class PygameView(TerminalView):
                 self.scene.readings[zone] = tuple(
                     (r.token, r.certain(tracker.threshold)) for r in readings
                 )
-                self.scene.guesses[zone] = tuple(r.guess for r in readings)
+                self.scene.guesses[zone] = tracker.guesses(zone)
             self.scene.why = {}
             for issue in tracker.issues:
                 if issue.flag is not None:

@@ -66,8 +66,9 @@ class Scene:
     pick_tokens: list[str] = field(default_factory=list)  # the zone as it will be corrected
     # What the camera last read per zone: (token or "unknown", read for sure).
     readings: dict[str, tuple[tuple[str, bool], ...]] = field(default_factory=dict)
-    # Per zone, the card the camera guessed for each card it could not read, else None
-    # (``companion.snapshot.Reading.guess``): the picker offers it first.
+    # Per zone, the card the camera guessed for each card it could not read where a
+    # person may take it, else None (``Tracker.guesses``): the picker offers it first,
+    # and the flag panel's confirm takes them.
     guesses: dict[str, tuple[str | None, ...]] = field(default_factory=dict)
     names: dict[Player, str] = field(
         default_factory=lambda: {Player.NORTH: _("North"), Player.SOUTH: _("South")}
@@ -98,16 +99,9 @@ class Scene:
         return [c.token for c in self.model.flags[int(flag_no[4:]) - 1].cards(Player(side))]
 
     def guess(self, zone: str, slot: int) -> str | None:
-        """The camera's guess for the card at ``slot`` of ``zone``, where it asked and
-        the card is not recorded elsewhere."""
+        """The camera's guess for the card at ``slot`` of ``zone`` (``guesses``)."""
         guesses = self.guesses.get(zone, ())
-        card = guesses[slot] if slot < len(guesses) else None
-        if card is None or self.position is None:
-            return card
-        flag_no, side = zone.split(".")[:2]
-        here = {c.token for c in self.position.flags[int(flag_no[4:]) - 1].cards(Player(side))}
-        elsewhere = {c.token for c in self.position.cards_on_table()} - here
-        return None if card in elsewhere else card
+        return guesses[slot] if slot < len(guesses) else None
 
     def the_position(self) -> Position:
         return self.position or Position(flags=tuple(self.model.flags))

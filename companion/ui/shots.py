@@ -51,14 +51,16 @@ def demo_companion(directory: Path, view: PygameView, plays: int = len(DEMO_PLAY
 
 
 def unread_card(companion: Companion, zone: str, count: int = 1,
-                guess: str | None = None) -> None:
+                guess: str | tuple[str | None, ...] | None = None) -> None:
     """The demo table again with ``count`` cards at ``zone`` the camera could not read
-    (the first of them guessed ``guess``)."""
+    (the first of them guessed ``guess``; a tuple guesses one card after another)."""
+    guesses = guess if isinstance(guess, tuple) else (guess,)
     zones: dict[str, list[Reading]] = {}
     for where, token in DEMO_PLAYS:
         zones.setdefault(where, []).append(Reading(token, 1.0))
-    zones.setdefault(zone, []).extend(Reading("unknown", 0.1, guess if k == 0 else None)
-                                      for k in range(count))
+    zones.setdefault(zone, []).extend(
+        Reading("unknown", 0.1, guesses[k] if k < len(guesses) else None)
+        for k in range(count))
     companion.on_snapshot(Snapshot({k: tuple(v) for k, v in zones.items()}))
 
 

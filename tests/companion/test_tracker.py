@@ -144,6 +144,21 @@ def test_a_guess_of_a_card_recorded_elsewhere_is_not_offered_nor_confirmed() -> 
     assert t.state.zones["flag3.south"] == ("R7",)
 
 
+def test_the_guesses_a_person_may_take_are_told_card_by_card() -> None:
+    t, _issue = _unread_at_flag3("Y5")
+    assert t.guesses("flag3.south") == (None, "Y5")  # R7 was read: nothing to guess
+    t, _issue = _unread_at_flag3("B2")  # held at flag 1
+    assert t.guesses("flag3.south") == (None, None)
+    # One card guessed for two unread cards lies in one place: neither guess is taken.
+    assert t.observe(Snapshot({
+        "flag3.south": (Reading("R7"), Reading("unknown", 0.0, guess="Y5"),
+                        Reading("unknown", 0.0, guess="Y5")),
+        "flag1.north": (Reading("B2"),)})) == []
+    assert t.guesses("flag3.south") == (None, None, None)
+    assert "guesses" not in t.issues[0].message and t.confirm(2) == []
+    assert t.guesses("flag8.north") == ()
+
+
 def test_an_unsure_reading_of_a_known_card_needs_nothing() -> None:
     t = Tracker(first=S)
     play_through(t, {"flag2.south": ["G4"]})

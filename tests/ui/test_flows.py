@@ -135,6 +135,24 @@ def test_a_flag_whose_unread_card_the_camera_guessed_confirms_with_one_tap(
     assert companion.statuses()[2].light is FlagState.OFF
 
 
+def test_no_confirm_is_offered_for_a_guess_the_tracker_would_not_take(
+    table: tuple[PygameView, Companion],
+) -> None:
+    view, companion = table
+    # A card the record holds at another flag: R8 lies at flag 2.
+    unread_card(companion, "flag6.south", guess="R8")
+    touch(view, view.layout.flag_slot(5).token)
+    assert not [i for _r, i in view.targets if i.kind == "confirm"]
+    touch(view, target_of(view, Intent("go", value="play")))
+    # One card guessed for two unread cards: it lies in one place, so neither is taken.
+    unread_card(companion, "flag3.south", count=2, guess=("Y5", "Y5"))
+    touch(view, view.layout.flag_slot(2).token)
+    assert not [i for _r, i in view.targets if i.kind == "confirm"]
+    assert companion.tracker.confirm(2) == []  # what the panel spares a tap on
+    touch(view, target_of(view, Intent("pick", zone="flag3.south", value="0")))
+    assert view.scene is not None and view.scene.guess("flag3.south", 0) is None
+
+
 def test_two_unread_cards_are_chosen_one_after_the_other(
     table: tuple[PygameView, Companion],
 ) -> None:
