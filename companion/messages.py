@@ -13,18 +13,24 @@ and ``ngettext`` picks the language's form for it (Russian and Czech have
 three). ``make catalogs`` (Babel) collects both marks from every module.
 ``localized(text, t)`` translates a message and leaves any other string as it is.
 
+A parameter may also be ``Cards``: card tokens kept as such, the notation, in the
+English text and wherever the translation shown is a plain catalog (the terminal, whose
+``correct`` takes tokens); a view whose translation names cards (a ``CardNamer``, the
+touchscreen's) shows them in its own words.
+
 The rules library's errors carry their messages the same way (``companion.rules.errors.
 Phrase``, of which ``Message`` is a kind): ``describe(error)`` is one in the language shown.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
 from companion.i18n import N_, NP_, Plural, translation
 from companion.rules.errors import Phrase, RulesError
 
-__all__ = ["NP_", "N_", "Message", "Translator", "describe", "localized"]
+__all__ = ["NP_", "N_", "CardNamer", "Cards", "Message", "Translator", "describe", "localized"]
 
 
 class Translator(Protocol):
@@ -33,6 +39,37 @@ class Translator(Protocol):
     def gettext(self, message: str, /) -> str: ...
 
     def ngettext(self, singular: str, plural: str, n: int, /) -> str: ...
+
+
+@runtime_checkable
+class CardNamer(Protocol):
+    """A translation that also names cards in words, in its language."""
+
+    def gettext(self, message: str, /) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int, /) -> str: ...
+
+    def name_cards(self, tokens: Sequence[str], /) -> str: ...
+
+
+class Cards(Phrase):
+    """Cards a message names: ``tokens``, and as text the tokens, space-separated ("R7
+    Y5"); ``localized`` names them in words where the translation can (``CardNamer``)."""
+
+    tokens: tuple[str, ...]
+
+    def __new__(cls, tokens: Sequence[str]) -> Cards:
+        cards = super().__new__(cls, " ".join(tokens))
+        cards.tokens = tuple(tokens)
+        return cards
+
+    def localized(self, translation: Translator) -> str:
+        if isinstance(translation, CardNamer):
+            return translation.name_cards(self.tokens)
+        return " ".join(self.tokens)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Cards, (self.tokens,))
 
 
 def _separator() -> str:

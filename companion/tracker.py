@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from companion.explain import Change, Problem, Waiting, explain, rules_error
-from companion.messages import N_, NP_, Message
+from companion.messages import N_, NP_, Cards, Message
 from companion.rules.actions import (
     Action,
     Betray,
@@ -425,7 +425,9 @@ class Tracker:
     def _unsure_message(self, zone: str, where: ZoneName, readings: tuple[Reading, ...],
                         unsure: int) -> Message:
         """What to do about a zone's ``unsure`` readings; where the camera guessed every
-        card it could not read, the zone's cards as ``confirm`` would take them."""
+        card it could not read, the zone's cards as ``confirm`` would take them (``Cards``:
+        tokens in English and at the terminal, which ``correct`` takes; words on a view
+        that names cards)."""
         fixed = self._guessed(zone, readings)
         if fixed is None or all(r.token != UNKNOWN for r in readings):
             template = NP_(
@@ -439,7 +441,7 @@ class Tracker:
             "the guess, straighten the card, or correct the reading",
             "{zone}: {n} cards not read for sure, the camera guesses {cards}; confirm "
             "the guess, straighten the cards, or correct the reading")
-        return Message(template, zone=where.text(), n=unsure, cards=" ".join(fixed))
+        return Message(template, zone=where.text(), n=unsure, cards=Cards(fixed))
 
     def _problem(self, problem: Problem) -> None:
         kind = IssueKind.WAITING if isinstance(problem, Waiting) else IssueKind.ATTENTION

@@ -329,7 +329,7 @@ class PygameView(TerminalView):
         events = self.companion.tracker.events if self.companion is not None else []
         if events and line == events[-1].describe():
             line = event_words(self.scene, events[-1])  # the event, in words
-        self.scene.toast = said(line, self.scene.names)
+        self.scene.toast = said(line, self.scene.names, medieval=self.scene.model.medieval)
 
     def board(self, model: ViewModel) -> None:
         self.show(model)

@@ -7,6 +7,7 @@ show (the app's ``ViewModel`` plus what only the touchscreen needs).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pygame
@@ -126,10 +127,12 @@ REASONS: dict[Reason, str] = {
 
 
 class _Named:
-    """The catalog's translation, with the players' names standing for "north"/"south"."""
+    """The catalog's translation, with the players' names standing for "north"/"south",
+    and cards a message names (``companion.messages.Cards``) said in words."""
 
-    def __init__(self, names: dict[Player, str] | None) -> None:
+    def __init__(self, names: dict[Player, str] | None, medieval: bool = False) -> None:
         self.names = names
+        self.medieval = medieval
         self.translation = translation()
 
     def gettext(self, message: str) -> str:
@@ -140,12 +143,17 @@ class _Named:
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return self.translation.ngettext(singular, plural, n)
 
+    def name_cards(self, tokens: Sequence[str]) -> str:
+        return self.translation.gettext(N_(", ")).join(
+            card_words(parse_card(t), self.medieval) for t in tokens)
 
-def said(text: str, names: dict[Player, str] | None = None) -> str:
+
+def said(text: str, names: dict[Player, str] | None = None, *, medieval: bool = False) -> str:
     """A message of the app or the tracker in the catalog's language (a plain string,
     never marked for translation, as it is), with the players' names for "north" and
-    "south", and begun with a capital as a sentence on the screen is."""
-    out = localized(text, _Named(names))
+    "south", the cards it names in words (``medieval``: that edition's names), and
+    begun with a capital as a sentence on the screen is."""
+    out = localized(text, _Named(names, medieval))
     return out[:1].upper() + out[1:]
 
 
@@ -314,20 +322,20 @@ def _bottom(surface: pygame.Surface, layout: Layout, scene: Scene) -> None:
     area = bar.inflate(-28, -12)
     size = layout.px(24)
     if model.messages:
-        text = "! " + said(model.messages[0], scene.names)
+        text = "! " + said(model.messages[0], scene.names, medieval=model.medieval)
         colour = theme.player_colour("attention", scene.colours)
     elif scene.toast:
         text, colour = scene.toast, theme.TEXT
     elif model.last_ruling:
-        text, colour = said(model.last_ruling, scene.names), theme.TEXT
+        text, colour = said(model.last_ruling, scene.names, medieval=model.medieval), theme.TEXT
     else:
         text, colour = _("Tap a flag to claim it or to fix its cards."), theme.MUTED
     theme.draw_wrapped(surface, text, area, size, colour)
     if layout.portrait and len(model.messages) > 1:
         y = area.top + layout.px(24) * 2
         for message in model.messages[1:4]:
-            theme.draw_text(surface, "! " + said(message, scene.names), (area.left, y), layout.px(20), theme.MUTED,
-                            width=area.width)
+            theme.draw_text(surface, "! " + said(message, scene.names, medieval=model.medieval),
+                            (area.left, y), layout.px(20), theme.MUTED, width=area.width)
             y += layout.px(22)
 
 
@@ -385,7 +393,7 @@ def draw_flag_panel(surface: pygame.Surface, layout: Layout, scene: Scene) -> li
     notes = []
     if why:
         # Three lines where it needs them (a guess named in a long language).
-        text = said(why, scene.names)
+        text = said(why, scene.names, medieval=scene.model.medieval)
         lines = len(theme.wrap(text, layout.px(21), rect.width - 40))
         notes.append((text, theme.player_colour("attention", scene.colours),
                       max(layout.px(46), min(3, lines) * line_h + 4)))

@@ -6,6 +6,7 @@ import gettext
 import io
 import json
 import pickle
+from collections.abc import Sequence
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_file
@@ -14,7 +15,7 @@ from babel.messages.mofile import write_mo
 from companion.i18n import NP_
 from companion.messages import Message, localized
 from companion.rules.position import Player
-from companion.snapshot import snapshot_of
+from companion.snapshot import Reading, Snapshot, snapshot_of
 from companion.tracker import Tracker
 
 N, S = Player.NORTH, Player.SOUTH
@@ -85,6 +86,29 @@ def test_a_refused_claim_is_translated_with_its_reason_and_player() -> None:
     assert result.message.localized(french()) == (
         "sud revendique le drapeau 1 : refusé — formation incomplète"
     )
+
+
+def test_the_cards_a_message_names_are_tokens_unless_the_view_names_cards() -> None:
+    t = Tracker(first=S)
+    t.observe(snapshot_of({"flag3.south": ["R7"]}))
+    t.observe(Snapshot({"flag3.south": (Reading("R7"), Reading("unknown", 0.0, guess="Y5"))}))
+    message = t.issues[0].message
+    assert "the camera guesses R7 Y5;" in message
+    # The terminal's translation is a plain catalog: the tokens its correct command takes.
+    assert "the camera guesses R7 Y5;" in message.localized(french())
+
+    catalog = french()
+
+    class Naming:  # a view's translation that names cards (the touchscreen's)
+        gettext = catalog.gettext
+        ngettext = catalog.ngettext
+
+        def name_cards(self, tokens: Sequence[str]) -> str:
+            return " and ".join(f"<{t}>" for t in tokens)
+
+    assert "the camera guesses <R7> and <Y5>;" in message.localized(Naming())
+    again = pickle.loads(pickle.dumps(message))
+    assert again == message and again.localized(Naming()) == message.localized(Naming())
 
 
 def test_a_count_picks_the_plural_form_in_english_and_in_the_catalogs_language() -> None:

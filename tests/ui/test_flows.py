@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
 
+from companion import i18n
 from companion.app import Companion
 from companion.rules.position import Player
 from companion.ui.layout import MIN_TARGET
@@ -133,6 +135,58 @@ def test_a_flag_whose_unread_card_the_camera_guessed_confirms_with_one_tap(
     touch(view, target_of(view, Intent("confirm", flag=2)))
     assert [c.token for c in companion.tracker.position.flags[2].south] == ["Y5"]
     assert companion.statuses()[2].light is FlagState.OFF
+
+
+def _panel_words(view: PygameView, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The texts drawn inside the open flag panel on the next frame, joined by spaces (a
+    wrapped line's parts read as one)."""
+    from companion.ui import theme
+
+    panel = view.layout.dialog(0.9, 0.5)
+    texts: list[str] = []
+    draw_text = theme.draw_text
+
+    def recording(surface: pygame.Surface, text: str, pos: tuple[int, int], *args: Any,
+                  **kwargs: Any) -> pygame.Rect:
+        if panel.collidepoint(pos):
+            texts.append(text)
+        return draw_text(surface, text, pos, *args, **kwargs)
+
+    monkeypatch.setattr(theme, "draw_text", recording)
+    view.draw()
+    monkeypatch.setattr(theme, "draw_text", draw_text)
+    return " ".join(texts)
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", "the camera guesses Yellow 5;"), ("nl", "de camera gokt Geel 5;")])
+def test_the_flag_panel_names_the_cameras_guess_in_the_players_words_and_confirm_takes_it(
+    table: tuple[PygameView, Companion], monkeypatch: pytest.MonkeyPatch, language: str,
+    words: str,
+) -> None:
+    view, companion = table
+    view.act(Intent("option", zone="language", value=language))
+    try:
+        unread_card(companion, "flag3.south", guess="Y5")
+        touch(view, view.layout.flag_slot(2).token)
+        shown = _panel_words(view, monkeypatch)
+        assert words in shown and "Y5" not in shown
+        # The terminal keeps the tokens, which its correct command takes.
+        assert "the camera guesses Y5;" in companion.messages()[0]
+        touch(view, target_of(view, Intent("confirm", flag=2)))
+        assert [c.token for c in companion.tracker.position.flags[2].south] == ["Y5"]
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_guessed_tactic_is_named_as_the_edition_in_use_names_it(
+    table: tuple[PygameView, Companion], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    view, companion = table
+    view.act(Intent("option", zone="edition", value="medieval"))
+    unread_card(companion, "flag3.south", guess="DA")
+    touch(view, view.layout.flag_slot(2).token)
+    assert "the camera guesses King of France;" in _panel_words(view, monkeypatch)
 
 
 def test_no_confirm_is_offered_for_a_guess_the_tracker_would_not_take(
