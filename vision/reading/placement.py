@@ -146,10 +146,10 @@ class Placer:
                                                   band.gain * GREY_BGR[None]), (0, 0), BLUR)
         return crop, gray
 
-    def _layout_fits(self, grays: list[FloatImage], hv: int,
+    def _layout_fits(self, grays: FloatImage, hv: int,
                      ) -> list[tuple[tuple[int, int], NDArray[np.intp]]]:
         """Where the deck's shared layout (frame, corner indices) fits each band
-        (``grays``: warped, in blurred grey) of visible height ``hv`` best (its
+        (``grays``: warped, in blurred grey, stacked) of visible height ``hv`` best (its
         index's top-left corner, crop px), and, per row of the half-size band, the
         column where it fits that row best (crop px).
 
@@ -157,18 +157,25 @@ class Placer:
         pixel), in one match over all the bands stacked: a band's own rows of the
         result are those of its own match.
         """
-        halves = [cv2.resize(g, (g.shape[1] // 2, g.shape[0] // 2), interpolation=cv2.INTER_AREA)
-                  for g in grays]
+        n, rows, cols = grays.shape
+        if rows % 2 or cols % 2:
+            tall = np.concatenate([cv2.resize(g, (cols // 2, rows // 2),
+                                              interpolation=cv2.INTER_AREA) for g in grays])
+        else:
+            # Halved exactly, each pixel the mean of its own 2x2 block: halving the bands
+            # stacked is halving each, in one call.
+            tall = cv2.resize(np.ascontiguousarray(grays).reshape(n * rows, cols),
+                              (cols // 2, n * rows // 2), interpolation=cv2.INTER_AREA)
         tpl = self.templates.mean_half[:(hv - IY) // 2]
-        hh, ny = halves[0].shape[0], halves[0].shape[0] - len(tpl) + 1
-        res = cv2.matchTemplate(halves[0] if len(halves) == 1 else np.concatenate(halves),
-                                tpl, cv2.TM_CCOEFF_NORMED)
-        out = []
-        for j in range(len(halves)):
-            fits = res[j * hh:j * hh + ny]
-            ly, lx = divmod(int(fits.argmax()), res.shape[1])
-            out.append(((2 * lx - IX, 2 * ly - IY), 2 * fits.argmax(axis=1) - IX))
-        return out
+        hh, ny = rows // 2, rows // 2 - len(tpl) + 1
+        res = cv2.matchTemplate(tall, tpl, cv2.TM_CCOEFF_NORMED)
+        # Each band's own rows of the result (the last band's end with it), all at once.
+        rs, cs = res.strides
+        fits = np.ndarray((n, ny, res.shape[1]), res.dtype, res, 0, (hh * rs, rs, cs))
+        at = fits.reshape(n, -1).argmax(axis=1).tolist()
+        across = 2 * fits.argmax(axis=2) - IX
+        return [((2 * (a % res.shape[1]) - IX, 2 * (a // res.shape[1]) - IY), across[j])
+                for j, a in enumerate(at)]
 
     def _sides(self, grays: FloatImage, hv: int) -> list[int]:
         """Per band (grey, stacked) of visible height ``hv``: where both side edges of a
@@ -238,7 +245,7 @@ class Placer:
                 hypotheses(fit, edges[i][1], sx, across if bands[i].ask.certain else None,
                            own_top)
                 for i, (fit, across), sx in zip(
-                    idx, self._layout_fits([warped[i][1] for i in idx], hv),
+                    idx, self._layout_fits(grays, hv),
                     self._sides(grays, hv), strict=True)]
             tpl = tp.normalised(hv, 2)[1]
             # Which placement some card explains best.
@@ -255,8 +262,8 @@ class Placer:
             # Every token there over small shifts.
             seen = [tp.views(warped[i][1], *at[i], hv, SHIFT_PX, 2) for i in idx]
             corr = ncc_rows(np.concatenate(seen), tpl)
-            for i, v, c in zip(idx, seen, np.split(corr, len(idx)), strict=True):
-                views[i], corrs[i] = v, c
+            for j, (i, v) in enumerate(zip(idx, seen, strict=True)):
+                views[i], corrs[i] = v, corr[j * len(v):(j + 1) * len(v)]  # its own rows
         # While the best fit lies beyond the shifts searched (the placement was off by
         # more: a line of the art taken for the edge) the search moves on, for all such
         # bands at once; not for a covered band, whose window would take in the
@@ -265,7 +272,8 @@ class Placer:
         for _ in range(RECENTRE - 1):
             moved = []
             for i in moving:
-                dx, dy = beyond(corrs[i][:, int(np.argmax(corrs[i])) % corrs[i].shape[1]])
+                c = corrs[i]
+                dx, dy = beyond(c[:, int(c.argmax()) % c.shape[1]])
                 if dx or dy:
                     at[i] = (at[i][0] + dx, at[i][1] + dy)
                     moved.append(i)
@@ -273,8 +281,8 @@ class Placer:
                 break
             seen = [tp.views(warped[i][1], *at[i], tp.th, SHIFT_PX, 2) for i in moved]
             corr = ncc_rows(np.concatenate(seen), tp.normalised(tp.th, 2)[1])
-            for i, v, c in zip(moved, seen, np.split(corr, len(moved)), strict=True):
-                views[i], corrs[i] = v, c
+            for j, (i, v) in enumerate(zip(moved, seen, strict=True)):
+                views[i], corrs[i] = v, corr[j * len(v):(j + 1) * len(v)]
             moving = moved
         return [Placed(slope, crop, b.gain, gray, *at[i], views[i], corrs[i])
                 for i, ((slope, _), (crop, gray), b) in enumerate(zip(edges, warped, bands,
@@ -309,9 +317,12 @@ def hypotheses(layout: tuple[int, int], rows: list[int], sx: int,
 def distinct(points: set[tuple[int, int]]) -> list[tuple[int, int]]:
     """Drop placements within the shift search of one already kept: it covers them."""
     kept: list[tuple[int, int]] = []
-    for p in sorted(points):
-        if all(abs(p[0] - k[0]) > SHIFT_PX or abs(p[1] - k[1]) > SHIFT_PX for k in kept):
-            kept.append(p)
+    for x, y in sorted(points):
+        for kx, ky in kept:  # a plain loop: a generator per point cost more (a hundred a frame)
+            if abs(x - kx) <= SHIFT_PX and abs(y - ky) <= SHIFT_PX:
+                break
+        else:
+            kept.append((x, y))
     return kept
 
 
@@ -321,11 +332,12 @@ def beyond(fit: FloatImage) -> tuple[int, int]:
     Along each axis through the best, a parabola through the three fits peaks
     within half a pixel of the middle one's neighbour, or further out.
     """
-    g = fit.reshape(3, 3)
-    by, bx = divmod(int(np.argmax(g)), 3)
+    # In Python floats: numpy's calls would cost more than the sums (some 200 a frame).
+    g = fit.ravel().tolist()
+    best = g.index(max(g))  # the first best, as argmax
+    by, bx = divmod(best, 3)
     out = []
-    for a, b, c in ((g[by, 0], g[by, 1], g[by, 2]), (g[0, bx], g[1, bx], g[2, bx])):
-        a, b, c = float(a), float(b), float(c)
+    for a, b, c in (g[3 * by:3 * by + 3], g[bx::3]):
         curve = a - 2 * b + c
         if b >= max(a, c):
             out.append(0)
