@@ -132,13 +132,13 @@ def features(bands: FloatImage, visible_mm: float, card_w: float,
     # the window's each to zero mean and unit spread, the chroma's without its tint,
     # the lightness's over the white.
     views = [_shifted(grey, margin, iy, ix, g, gh, gw),
-             _shifted(blocks[..., 1:], margin, iy, ix, c, ch, cw)]
+             _shifted(blocks, margin, iy, ix, c, ch, cw, (1, 2))]
     if window is not None:
         views.append(_shifted(fine.reshape(n, full_h, full_w), margin, window[1], window[0], 1,
                               window[2], window[2]))
     if lightness:
-        views.append(_shifted(blocks[..., 0], margin, iy, ix, c, ch, cw))
-    sizes = [int(np.prod(v.shape[3:])) for v in views]
+        views.append(_shifted(blocks, margin, iy, ix, c, ch, cw, (0, None)))
+    sizes = [math.prod(v.shape[3:]) for v in views]
     out = np.empty((n, views[0].shape[1] * views[0].shape[2], sum(sizes)), np.float32)
     ends = np.cumsum(sizes)
     parts = [out[:, :, end - size:end] for size, end in zip(sizes, ends, strict=True)]
@@ -180,17 +180,29 @@ def telling_window(tops: Image, tokens: list[str], visible_mm: float) -> Window:
 
 
 def _shifted(img: FloatImage, margin: int, y0: int, x0: int, step: int, rows: int,
-             cols: int) -> FloatImage:
-    """Per band of ``img`` ((n, h, w[, c])), its ``rows`` x ``cols`` samples every ``step``
-    px from (y0, x0) at every shift of a pixel up to ``margin`` each way (y-major),
-    (n, dy, dx, rows, cols[, c]): a strided view, not a slice per shift. As a slice
-    would, the samples stop at the bands' edge (alike at every shift)."""
+             cols: int, channels: tuple[int, int | None] | None = None) -> FloatImage:
+    """Per band of ``img`` ((n, h, w[, c]), C-contiguous), its ``rows`` x ``cols`` samples
+    every ``step`` px from (y0, x0) at every shift of a pixel up to ``margin`` each way
+    (y-major), (n, dy, dx, rows, cols[, c]): a strided view, not a slice per shift. As
+    a slice would, the samples stop at the bands' edge (alike at every shift).
+    ``channels``: (first, how many) of the last axis (how many ``None``: that one alone,
+    the axis dropped); none: all."""
+    img = np.ascontiguousarray(img)
     n, s, st = len(img), 2 * margin + 1, img.strides
     rows, cols = (min(k, max(0, -(-(size - at - s + 1) // step)))
                   for k, at, size in ((rows, y0, img.shape[1]), (cols, x0, img.shape[2])))
-    win = np.lib.stride_tricks.as_strided(
-        img[:, y0:, x0:], (n, s, s, rows, cols, *img.shape[3:]),
-        (st[0], st[1], st[2], st[1] * step, st[2] * step, *st[3:]), writeable=False)
+    shape: tuple[int, ...] = (n, s, s, rows, cols)
+    strides: tuple[int, ...] = (st[0], st[1], st[2], st[1] * step, st[2] * step)
+    offset = y0 * st[1] + x0 * st[2]
+    if channels is None:
+        shape, strides = shape + img.shape[3:], strides + st[3:]
+    else:
+        offset += channels[0] * st[3]
+        if channels[1] is not None:
+            shape, strides = (*shape, channels[1]), (*strides, st[3])
+    # Made straight on the buffer: numpy's as_strided costs more than many a copy here.
+    win = np.ndarray(shape, img.dtype, img, offset, strides)
+    win.flags.writeable = False
     return win
 
 
