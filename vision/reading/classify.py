@@ -37,6 +37,7 @@ from vision.reading.confidence import (
     TOP_K,
     likeness,
     named,
+    pair_winners,
     pairwise,
     sureness,
 )
@@ -289,10 +290,10 @@ class Classifier:
             order = pairs[ks]
             corr = np.stack([placed[k].corr for k in ks])
             cpen = np.maximum(np.stack([colours[k] for k in ks]) - COLOUR_FLOOR, 0.0)
-            wins, margins, _ = pairwise(np.stack([placed[k].views for k in ks]),
-                                        np.take_along_axis(corr.argmax(axis=1), order, 1),
-                                        raw[order], rows[order],
-                                        np.take_along_axis(cpen, order, 1))
+            wins, margins = pair_winners(np.stack([placed[k].views for k in ks]),
+                                         np.take_along_axis(corr.argmax(axis=1), order, 1),
+                                         raw[order], rows[order],
+                                         np.take_along_axis(cpen, order, 1))
             out[ks] = np.where(wins == 0, margins, -margins)
         return out
 

@@ -78,6 +78,21 @@ def pairwise(views: FloatImage, shift: NDArray[np.intp], raw: FloatImage, rows: 
     first): ``shift`` where it fits best, ``raw`` its template and ``rows`` the
     same zero-mean unit-norm, ``cpen`` its colour penalty.
     """
+    winner, margins, seen = _pairwise(views, shift, raw, rows, cpen)
+    ar = np.arange(len(winner))
+    return winner, margins, likeness(seen[ar, winner], raw, rows, winner)
+
+
+def pair_winners(views: FloatImage, shift: NDArray[np.intp], raw: FloatImage,
+                 rows: FloatImage, cpen: FloatImage) -> tuple[NDArray[np.intp], FloatImage]:
+    """``pairwise`` without the likeness (where only the margins are asked)."""
+    winner, margins, _ = _pairwise(views, shift, raw, rows, cpen)
+    return winner, margins
+
+
+def _pairwise(views: FloatImage, shift: NDArray[np.intp], raw: FloatImage, rows: FloatImage,
+              cpen: FloatImage) -> tuple[NDArray[np.intp], FloatImage, FloatImage]:
+    """``pairwise``'s winners and margins, and each leader's view where it fits best."""
     n, k = shift.shape
     ar = np.arange(n)
     seen = views[ar[:, None], shift]  # each leader's view where it fits best
@@ -116,7 +131,7 @@ def pairwise(views: FloatImage, shift: NDArray[np.intp], raw: FloatImage, rows: 
     if len(bi):
         back = margins_of(bi, rivals[bi, ri], winner[bi][:, None])[:, 0]
         margins[bi, ri] = np.minimum(margins[bi, ri], -back)
-    return winner, margins.min(axis=1), likeness(seen[ar, winner], raw, rows, winner)
+    return winner, margins.min(axis=1), seen
 
 
 def likeness(view: FloatImage, raw: FloatImage, rows: FloatImage, a: NDArray[np.intp],
