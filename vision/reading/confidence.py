@@ -98,25 +98,33 @@ def _pairwise(views: FloatImage, shift: NDArray[np.intp], raw: FloatImage, rows:
     seen = views[ar[:, None], shift]  # each leader's view where it fits best
     others = _rivals(k)
 
-    def margins_of(idx: NDArray[np.intp], a: NDArray[np.intp], vs: NDArray[np.intp],
+    def margins_of(idx: NDArray[np.intp] | None, a: NDArray[np.intp], vs: NDArray[np.intp],
                    ) -> FloatImage:
-        """How much better leader ``a`` explains band ``idx`` than each of ``vs``.
+        """How much better leader ``a`` explains band ``idx`` than each of ``vs`` (``idx``
+        none: every band's first leader than the others, taken as slices, not gathered:
+        the same values).
 
         Correlation weighted by how much the two templates differ there (on
         normalised templates, so two photos' exposure is no difference; squared,
         so the numeral outweighs slight blur), plus colour.
         """
-        wgt = np.square(rows[idx, a][:, None] - rows[idx[:, None], vs])
-        shape = _wncc_pair(seen[idx, a], raw[idx, a], raw[idx[:, None], vs], wgt)
-        return shape + (cpen[idx[:, None], vs] - cpen[idx, a][:, None]) / PAIR_COLOUR_SCALE
+        if idx is None:
+            ra, rv, sa, ta, to, ca, cv = (rows[:, 0], rows[:, 1:], seen[:, 0], raw[:, 0],
+                                          raw[:, 1:], cpen[:, 0], cpen[:, 1:])
+        else:
+            ra, rv, sa, ta, to, ca, cv = (rows[idx, a], rows[idx[:, None], vs], seen[idx, a],
+                                          raw[idx, a], raw[idx[:, None], vs], cpen[idx, a],
+                                          cpen[idx[:, None], vs])
+        shape = _wncc_pair(sa, ta, to, np.square(ra[:, None] - rv))
+        return shape + (cv - ca[:, None]) / PAIR_COLOUR_SCALE
 
     winner = np.zeros(n, np.intp)
     rivals = others[winner]
     margins = np.zeros(rivals.shape, np.float32)
     open_ = ar
-    for _ in range(TOP_K):
+    for step in range(TOP_K):
         vs = others[winner[open_]]
-        m = margins_of(open_, winner[open_], vs)
+        m = margins_of(None if step == 0 else open_, winner[open_], vs)
         rivals[open_], margins[open_] = vs, m
         worst = m.argmin(axis=1)
         lost = m[np.arange(len(open_)), worst] < 0
