@@ -286,8 +286,9 @@ def two_nearest(d2: FloatImage, allowed: NDArray[np.bool_] | None = None) -> Loo
         d2 = np.where(allowed | few[:, None], d2, np.inf)
     # The two nearest, in order (a deck of one card: that card twice).
     two = np.argpartition(d2, min(1, d2.shape[1] - 1), axis=1)[:, :2]
-    two = np.take_along_axis(two, np.argsort(np.take_along_axis(d2, two, 1), 1), 1)
-    near = np.take_along_axis(d2, two, 1)
+    bi = np.arange(len(d2))[:, None]  # fancy indexing: take_along_axis costs more here
+    two = two[bi, np.argsort(d2[bi, two], 1)]
+    near = d2[bi, two]
     return Look(two[:, 0], near[:, 0], near[:, -1], two[:, -1])
 
 

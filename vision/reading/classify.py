@@ -288,12 +288,12 @@ class Classifier:
         for hv, ks in by_height.items():
             raw, rows = self.templates.normalised(hv, 2)[0], self.templates.rows(hv, 2)
             order = pairs[ks]
+            bi = np.arange(len(ks))[:, None]
             corr = np.stack([placed[k].corr for k in ks])
             cpen = np.maximum(np.stack([colours[k] for k in ks]) - COLOUR_FLOOR, 0.0)
             wins, margins = pair_winners(np.stack([placed[k].views for k in ks]),
-                                         np.take_along_axis(corr.argmax(axis=1), order, 1),
-                                         raw[order], rows[order],
-                                         np.take_along_axis(cpen, order, 1))
+                                         corr.argmax(axis=1)[bi, order], raw[order],
+                                         rows[order], cpen[bi, order])
             out[ks] = np.where(wins == 0, margins, -margins)
         return out
 

@@ -143,8 +143,8 @@ class MatLight:
 def scaled(crop: Image, scale: FloatImage) -> FloatImage:
     """An 8-bit BGR ``crop`` times a per-channel ``scale`` (a band's inverse light gain),
     as float: OpenCV's product, where numpy's over three channels is several times
-    slower."""
-    return cv2.multiply(crop, np.append(scale, 0.0), dtype=cv2.CV_32F)
+    slower (the scale's four doubles made from a list: np.append costs more)."""
+    return cv2.multiply(crop, np.array([*scale.tolist(), 0.0]), dtype=cv2.CV_32F)
 
 
 def unveil(bands: FloatImage, views: FloatImage, dark: FloatImage, veils: FloatImage,
