@@ -222,7 +222,9 @@ def ncc_rows(v: FloatImage, t: FloatImage) -> FloatImage:
     s = cv2.reduce(v, 1, cv2.REDUCE_SUM)[:, 0]
     ss = cv2.reduce(cv2.multiply(v, v), 1, cv2.REDUCE_SUM)[:, 0]
     norm = np.sqrt(np.maximum(ss - s * s / v.shape[1], 1e-12))
-    return np.asarray((v @ t) / norm[:, None], np.float32)
+    corr = v @ t
+    corr /= norm[:, None]  # in place: the product is ours
+    return np.asarray(corr, np.float32)
 
 
 def unit_rows(v: FloatImage) -> FloatImage:
