@@ -84,7 +84,16 @@ from vision.reading.light import (
     MatLight,
     scaled,
 )
-from vision.reading.placement import RECENTRE, REFINE_MM, SHIFT_PX, Band, Placed, Placer
+from vision.reading.placement import (
+    RECENTRE,
+    REFINE_MM,
+    SHIFT_PX,
+    Band,
+    Placed,
+    Placer,
+    as_bgr,
+    four_channels,
+)
 from vision.reading.result import CardRead, FrameRead
 from vision.reading.stack import (
     COVER_SLACK_MM,
@@ -207,6 +216,8 @@ class Reader:
         m2f = calib.mat_to_frame
         # How soft the frame is, said with the read: a soft frame names few cards.
         soft = blur_mm(frame, calib, self.layout)
+        # Bands and faces are warped from it as BGRA: the same values, sooner.
+        frame4 = four_channels(frame)
         self.laps.lap("view")
         # Every zone's reading runs side by side: each asks for one band at a time
         # (where it looks next depends on what it found), and the bands all zones
@@ -221,14 +232,14 @@ class Reader:
         while asked:
             names = list(asked)
             batches = [asked.pop(n) for n in names]
-            got = self._read_bands([a for b in batches for a in b], frame, m2f, light, soft)
+            got = self._read_bands([a for b in batches for a in b], frame4, m2f, light, soft)
             k = 0
             for name, b in zip(names, batches, strict=True):
                 _advance(readers[name], got[k:k + len(b)], name, asked, done)
                 k += len(b)
             self.laps.lap("stacks")
         cards = [rd for name in readers for rd in done[name]]
-        self._by_faces(cards, frame, m2f, soft)
+        self._by_faces(cards, frame4, m2f, soft)
         self.laps.lap("faces")
         self._without_taken(cards, elsewhere)
         self.laps.lap("names")
@@ -289,9 +300,9 @@ class Reader:
         to_mat = np.array([[ax, dx, x0 - m * (ax + dx)], [ay, dy, y0 - m * (ay + dy)],
                            [0.0, 0.0, 1.0]])
         rows, cols = self.face.shape()
-        face = cv2.warpPerspective(frame, m2f @ to_mat, (cols, rows),
-                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                   borderMode=cv2.BORDER_REPLICATE)
+        face = as_bgr(cv2.warpPerspective(frame, m2f @ to_mat, (cols, rows),
+                                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                          borderMode=cv2.BORDER_REPLICATE))
         return scaled(face, card.judged.placed.scale)
 
     def _without_taken(self, cards: list[CardRead], elsewhere: Collection[str] = ()) -> None:
@@ -329,7 +340,8 @@ class Reader:
     def _read_bands(self, asks: list[Ask], frame: Image, m2f: FloatImage,
                     light: Light, soft: float | None = None) -> list[CardRead | None]:
         """The card each ask's band shows (``None``: a line in the art, not a card) in a
-        frame ``soft`` mm soft (``vision.sharpness``; ``None``: not known)."""
+        frame (BGR, or BGRA: ``four_channels``) ``soft`` mm soft (``vision.sharpness``;
+        ``None``: not known)."""
         m, h = round(REFINE_MM * TPL_PX), self.templates.th
         self.laps.lap("stacks")
         bands = self._bands(asks, m2f, light)

@@ -98,15 +98,17 @@ class Placer:
                   cols: tuple[int, int] | None = None) -> Image:
         """The band whose top-left is zone-local (u0, v0) mm when upright, turned to
         ``slope``, upright at template scale with REFINE_MM of slack around it (its
-        first ``rows`` rows; only columns ``cols`` from, to)."""
+        first ``rows`` rows; only columns ``cols`` from, to), as BGR (``frame``: BGR, or
+        BGRA: ``four_channels``)."""
         m = round(REFINE_MM * TPL_PX)
         x0, x1 = cols or (0, self.templates.tw + 2 * m)
         matrix = to_frame @ self.band_matrix(u0, v0, slope)
         if x0:
             matrix = matrix @ np.array([[1.0, 0.0, x0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
-        return cv2.warpPerspective(frame, matrix, (x1 - x0, rows or self.templates.th + 2 * m),
-                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                   borderMode=cv2.BORDER_REPLICATE)
+        return as_bgr(cv2.warpPerspective(frame, matrix,
+                                          (x1 - x0, rows or self.templates.th + 2 * m),
+                                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                          borderMode=cv2.BORDER_REPLICATE))
 
     def inside(self, pl: Placed, hv: int) -> bool:
         """Whether the index's views at every shift searched lie within the warped band."""
@@ -287,6 +289,18 @@ class Placer:
         return [Placed(slope, crop, b.gain, gray, *at[i], views[i], corrs[i])
                 for i, ((slope, _), (crop, gray), b) in enumerate(zip(edges, warped, bands,
                                                                          strict=True))]
+
+
+def four_channels(frame: Image) -> Image:
+    """A BGR ``frame`` as BGRA, to warp bands from: OpenCV's bilinear warp has a vector
+    path for four channels, none for three (the same values in some half the time, for
+    some 200 warps a frame; ``zones.top_down`` does the same)."""
+    return cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)
+
+
+def as_bgr(warped: Image) -> Image:
+    """A warp of a frame as BGR (from a ``four_channels`` frame's, or as it is)."""
+    return cv2.cvtColor(warped, cv2.COLOR_BGRA2BGR) if warped.shape[2] == 4 else warped
 
 
 def hypotheses(layout: tuple[int, int], rows: list[int], sx: int,
