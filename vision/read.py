@@ -183,6 +183,7 @@ class Reader:
         self.top_edges = TopEdges(self.templates.tw)
         self.classifier = Classifier(profile, self.templates, model)
         self.laps = Laps()  # CPU time per step, over every read (the bench prints it)
+        self._frame4: Image | None = None  # the last frame as BGRA (``four_channels``)
 
     def classify(self, crop: FloatImage, visible_mm: float,
                  ) -> tuple[str, float, float, list[tuple[str, float]]]:
@@ -216,8 +217,13 @@ class Reader:
         m2f = calib.mat_to_frame
         # How soft the frame is, said with the read: a soft frame names few cards.
         soft = blur_mm(frame, calib, self.layout)
-        # Bands and faces are warped from it as BGRA: the same values, sooner.
-        frame4 = four_channels(frame)
+        # A read of every zone warps its bands (some 200) and faces from the frame as
+        # BGRA: the same values, sooner. The copy (into the last one's buffer: fresh
+        # pages cost more than the copy) is some 0.6 ms, more than a read of a zone or
+        # two saves by it.
+        frame4 = frame
+        if zones is None:
+            self._frame4 = frame4 = four_channels(frame, self._frame4)
         self.laps.lap("view")
         # Every zone's reading runs side by side: each asks for one band at a time
         # (where it looks next depends on what it found), and the bands all zones

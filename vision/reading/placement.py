@@ -291,11 +291,14 @@ class Placer:
                                                                          strict=True))]
 
 
-def four_channels(frame: Image) -> Image:
+def four_channels(frame: Image, into: Image | None = None) -> Image:
     """A BGR ``frame`` as BGRA, to warp bands from: OpenCV's bilinear warp has a vector
     path for four channels, none for three (the same values in some half the time, for
-    some 200 warps a frame; ``zones.top_down`` does the same)."""
-    return cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)
+    some 200 warps a frame; ``zones.top_down`` does the same). ``into``: a buffer to
+    write it to, if one of its size."""
+    if into is None or into.shape != (*frame.shape[:2], 4) or into.dtype != frame.dtype:
+        return cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)
+    return cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA, dst=into)
 
 
 def as_bgr(warped: Image) -> Image:
