@@ -29,7 +29,7 @@ from companion.rules.position import Player
 from companion.snapshot import UNKNOWN
 from companion.ui import theme
 from companion.ui.layout import Layout
-from companion.ui.screens import SCREENS, Intent, Scene, Target, event_words, said
+from companion.ui.screens import SCREENS, Intent, Scene, Target, event_words
 from companion.ui.settings_screen import SCREENS as SETTINGS_SCREENS
 from companion.ui.teach_screen import SCREENS as TEACH_SCREENS
 from companion.ui.terminal import TerminalView, ViewModel
@@ -329,7 +329,7 @@ class PygameView(TerminalView):
         events = self.companion.tracker.events if self.companion is not None else []
         if events and line == events[-1].describe():
             line = event_words(self.scene, events[-1])  # the event, in words
-        self.scene.toast = said(line, self.scene.names, medieval=self.scene.model.medieval)
+        self.scene.toast = self.scene.said(line)
 
     def board(self, model: ViewModel) -> None:
         self.show(model)

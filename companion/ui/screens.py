@@ -104,6 +104,11 @@ class Scene:
         guesses = self.guesses.get(zone, ())
         return guesses[slot] if slot < len(guesses) else None
 
+    def said(self, text: str) -> str:
+        """``said``: a message in the catalog's language, with these players' names
+        and the cards in the words of the edition in use."""
+        return said(text, self.names, medieval=self.model.medieval)
+
     def the_position(self) -> Position:
         return self.position or Position(flags=tuple(self.model.flags))
 
@@ -286,7 +291,7 @@ def _as_seen(scene: Scene, index: int, flag: Flag, player: Player,
 def draw_play(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[Target]:
     surface.fill(theme.BACKGROUND)
     game = scene.model.game
-    targets = top_bar(surface, layout, scene, said(game, scene.names) if game else _("Battle Line"))
+    targets = top_bar(surface, layout, scene, scene.said(game) if game else _("Battle Line"))
     model = scene.model
     medieval = model.medieval
     for i, flag in enumerate(model.flags):
@@ -322,20 +327,20 @@ def _bottom(surface: pygame.Surface, layout: Layout, scene: Scene) -> None:
     area = bar.inflate(-28, -12)
     size = layout.px(24)
     if model.messages:
-        text = "! " + said(model.messages[0], scene.names, medieval=model.medieval)
+        text = "! " + scene.said(model.messages[0])
         colour = theme.player_colour("attention", scene.colours)
     elif scene.toast:
         text, colour = scene.toast, theme.TEXT
     elif model.last_ruling:
-        text, colour = said(model.last_ruling, scene.names, medieval=model.medieval), theme.TEXT
+        text, colour = scene.said(model.last_ruling), theme.TEXT
     else:
         text, colour = _("Tap a flag to claim it or to fix its cards."), theme.MUTED
     theme.draw_wrapped(surface, text, area, size, colour)
     if layout.portrait and len(model.messages) > 1:
         y = area.top + layout.px(24) * 2
         for message in model.messages[1:4]:
-            theme.draw_text(surface, "! " + said(message, scene.names, medieval=model.medieval),
-                            (area.left, y), layout.px(20), theme.MUTED, width=area.width)
+            theme.draw_text(surface, "! " + scene.said(message), (area.left, y), layout.px(20),
+                            theme.MUTED, width=area.width)
             y += layout.px(22)
 
 
@@ -393,7 +398,7 @@ def draw_flag_panel(surface: pygame.Surface, layout: Layout, scene: Scene) -> li
     notes = []
     if why:
         # Three lines where it needs them (a guess named in a long language).
-        text = said(why, scene.names, medieval=scene.model.medieval)
+        text = scene.said(why)
         lines = len(theme.wrap(text, layout.px(21), rect.width - 40))
         notes.append((text, theme.player_colour("attention", scene.colours),
                       max(layout.px(46), min(3, lines) * line_h + 4)))
@@ -472,7 +477,7 @@ def draw_ruling(surface: pygame.Surface, layout: Layout, scene: Scene) -> list[T
     theme.draw_text(surface, _("{name} claims flag {n}").format(name=me, n=result.flag + 1),
                     (rect.right - 24, rect.top + 26), layout.px(26), scene.colour(result.player),
                     anchor="topright")
-    text = said(result.message, scene.names) if ruling is None else _(REASONS[ruling.reason]).format(me=me, them=them)
+    text = scene.said(result.message) if ruling is None else _(REASONS[ruling.reason]).format(me=me, them=them)
     y = theme.draw_wrapped(surface, text, pygame.Rect(left, rect.top + 14 + layout.px(56), width,
                                                       layout.px(64)), layout.px(28))
     names = scene.formation_names()
