@@ -183,6 +183,14 @@ def _zones_after(
     return {z: c for z, c in out.items() if c}
 
 
+def _card_token(text: str) -> str | None:
+    """``text`` as a card's token (``r7`` is ``R7``), or None if it names no card."""
+    try:
+        return parse_card(text).token
+    except NotationError:
+        return None
+
+
 def _laid_on_top(readings: tuple[Reading, ...], belief: Counter[str], sure: Counter[str],
                  threshold: float) -> bool:
     """Whether a zone shows one card more than believed, the last one read surely and
@@ -301,16 +309,14 @@ class Tracker:
 
     def _guesses(self, zone: str, readings: tuple[Reading, ...]) -> tuple[str | None, ...]:
         """Per reading, the camera's guess where it read ``unknown``, else None; None too
-        where the guess is not a card, is a card the record holds at another zone, or is
-        guessed twice here (a card lies in one place)."""
+        where the guess is not a card, is a card the record holds at another zone, is
+        read by name here, or is guessed twice here (a card lies in one place)."""
         held = {t for z, cards in self.state.zones.items() if z != zone for t in cards}
         guessed: list[str | None] = []
         for r in readings:
-            try:
-                guessed.append(parse_card(r.guess).token
-                               if r.token == UNKNOWN and r.guess else None)
-            except NotationError:
-                guessed.append(None)
+            guessed.append(_card_token(r.guess) if r.token == UNKNOWN and r.guess else None)
+            if r.token != UNKNOWN:
+                held.add(_card_token(r.token) or r.token)
         counts = Counter(g for g in guessed if g is not None)
         return tuple(None if g is None or g in held or counts[g] > 1 else g for g in guessed)
 

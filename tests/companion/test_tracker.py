@@ -159,6 +159,14 @@ def test_the_guesses_a_person_may_take_are_told_card_by_card() -> None:
     assert t.guesses("flag8.north") == ()
 
 
+def test_a_guess_of_a_card_read_by_name_in_the_same_zone_is_not_offered() -> None:
+    # R7 is read clearly at flag 3; a second card there guessed R7 cannot be it.
+    t, issue = _unread_at_flag3("R7")
+    assert t.guesses("flag3.south") == (None, None)
+    assert "guesses" not in issue.message
+    assert t.confirm(2) == [] and t.state.zones["flag3.south"] == ("R7",)
+
+
 def test_an_unsure_reading_of_a_known_card_needs_nothing() -> None:
     t = Tracker(first=S)
     play_through(t, {"flag2.south": ["G4"]})
