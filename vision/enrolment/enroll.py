@@ -26,7 +26,8 @@ from companion.rules.errors import NotationError
 from vision.calibrate import Calibration
 from vision.enrolment.balance import balance_deck, table_colour
 from vision.enrolment.consensus import MARGIN_MM, astray, deck_sides, square_deck
-from vision.enrolment.outline import EDGES, WARP_PX, find_outline, flatten, order_corners
+from vision.enrolment.locate import EDGES
+from vision.enrolment.outline import WARP_PX, find_outline, flatten, order_corners
 from vision.enrolment.workers import workers
 from vision.mat import CARD_H, CARD_W
 from vision.profile import DeckProfile, ProfileError, profile_from_cards

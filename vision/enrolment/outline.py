@@ -1,9 +1,8 @@
 """A card's outline in a photo of it on any table, and the card flattened from it.
 
-The outline is a four-sided shape of the card's proportions whose sides stand
-out from both their neighbours, located at a few hundred pixels; each side is
-then refined at full resolution to the card's edge, which is the outermost
-strong step across it (a frame printed inside a card may step more).
+The outline is located at a few hundred pixels (``locate``); each side is then
+refined at full resolution to the card's edge (``edges``), which is the
+outermost strong step across it (a frame printed inside a card may step more).
 """
 
 from __future__ import annotations
@@ -13,7 +12,9 @@ from typing import Final
 import cv2
 import numpy as np
 
-from companion.i18n import N_, _, ngettext
+from companion.i18n import _
+from vision.enrolment.edges import GROWN_CONTRAST, refine, side_contrast
+from vision.enrolment.locate import locate
 from vision.profile import ProfileError
 from vision.types import FloatImage, Image
 
@@ -30,459 +31,10 @@ def order_corners(pts: np.ndarray) -> np.ndarray:
 
 
 FIND_PX: Final = 800  # longer side of the image the outline is looked for in
-EDGES: Final = (N_("top"), N_("right"), N_("bottom"), N_("left"))  # translated where said
-EDGE_SHARE: Final = 0.15  # of the strongest line at or beyond the outline a card's edge makes
-LINE_SHARE: Final = 30  # percentile of the steps along a line that is its strength: a
-# card's edge is straight and whole, the grain, checks or flowers of a table are not
 REACH_MM: Final = 3.0  # how far beyond the outline located its edge is looked for at once
 SEARCHES: Final = 3  # times looked for further out while a side moved by half as much
-OUTSIDE_PX: Final = 3  # px inside the outline located that count as at it
-NOISE_TIMES: Final = 4.0  # times a side's median line: weaker is the table's grain
-TRACK_PX: Final = 2  # how far each profile's step may lie from the side's line
-GROWN_CONTRAST: Final = 15.0  # colour step (BGR levels summed) of an edge found further out
-# The colour step of a card's edge: SUPPORT_CONTRAST where the table is busy; on a plain
-# one TABLE_TIMES the table's own steps, down to FAINTEST (a navy card on a black cloth
-# steps some 15 levels, where the cloth steps 3).
-SUPPORT_CONTRAST: Final = 30.0
-FAINTEST: Final = 12.0
-TABLE_TIMES: Final = 3.0
 SQUARE: Final = 0.08  # how much squatter or taller than its card an outline may look: a card
 # tilted 20° toward the phone looks up to 6 % so (the phone photos' poses, vision.simulated.photos)
-DIM: Final = 60  # a photo whose lightest tenth is darker than this (of 255) is too dark
-CANNY: Final = ((40, 120), (20, 60))  # the edge maps' thresholds (gradient, low and high)
-# Looked at only where those found no card on a plain table: a navy card's edge on a
-# black cloth steps a few levels, below them (the tuning decks' phone photos on black:
-# 13 of 80 refused, 5 with it; vision/ROUNDS.md).
-FAINT_CANNY: Final = ((8, 24),)
-LARGEST: Final = 0.8  # most of the photo a card's region may cover
-PART: Final = 0.01  # least share of the photo a part of a card joined to another covers
-JOIN_PX: Final = 7  # gap (px, at FIND_PX) between two parts of a card that joins them
-REACHES: Final = (4.0, 2.0)  # px at FIND_PX an outline is refined within, in turn
-WIDE_REACHES: Final = (8.0, 4.0, 2.0)  # and where that found no card
-
-
-def _cyclic(quad: np.ndarray) -> np.ndarray:
-    """A quadrilateral's corners clockwise (in image axes) from the one whose
-    following side is the card's top: the shorter pair of sides are top and bottom."""
-    c = quad.mean(axis=0)
-    q = quad[np.argsort(np.arctan2(quad[:, 1] - c[1], quad[:, 0] - c[0]))]
-    sides = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
-    start = 0 if sides[0] + sides[2] < sides[1] + sides[3] else 1
-    mid_y = [(q[k, 1] + q[(k + 1) % 4, 1]) / 2 for k in (start, start + 2)]
-    start += 2 if mid_y[1] < mid_y[0] else 0
-    return np.roll(q, -start, axis=0).astype(np.float32)
-
-
-def _side_contrast(img: Image | FloatImage, a: np.ndarray, b: np.ndarray, d: float,
-                   ) -> FloatImage:
-    """Colour difference across the segment a-b at 24 points: inside minus outside
-    (``d`` pixels either side; clockwise corners put the outside on the left)."""
-    t = np.linspace(0.1, 0.9, 24, dtype=np.float32)[:, None]
-    p = a + (b - a) * t
-    n = np.array([(b - a)[1], -(b - a)[0]], np.float32) / max(float(np.linalg.norm(b - a)), 1e-6)
-    pts = np.concatenate([p - d * n, p + d * n]).astype(np.float32)
-    vals = cv2.remap(img, pts[:, :1], pts[:, 1:], cv2.INTER_LINEAR,
-                     borderMode=cv2.BORDER_REPLICATE)[:, 0].astype(np.float32)
-    return np.abs(vals[:24] - vals[24:]).sum(axis=1)
-
-
-def _card_shaped(q: np.ndarray, aspect: float) -> bool:
-    """Whether a clockwise quad (card top first) may be a card of ``aspect`` seen
-    tilted up to about 20°: opposite sides within a factor, corners near square."""
-    sides = np.roll(q, -1, axis=0) - q
-    lens = np.linalg.norm(sides, axis=1)
-    if lens.min() < 12:
-        return False
-    if max(lens[0] / lens[2], lens[2] / lens[0], lens[1] / lens[3], lens[3] / lens[1]) > 1.6:
-        return False
-    if not 0.85 < (lens[0] + lens[2]) / (lens[1] + lens[3]) / aspect < 1.18:
-        return False
-    cos = [abs(float(sides[k] @ sides[k - 1])) / (lens[k] * lens[k - 1]) for k in range(4)]
-    return max(cos) < 0.5
-
-
-def _edge_bar(small: Image) -> float:
-    """The colour step that makes a card's edge in ``small``: TABLE_TIMES the table's own
-    steps (the 90th percentile of those 3 px apart along the photo's top rows, where
-    the table shows), between FAINTEST and SUPPORT_CONTRAST."""
-    top = cv2.GaussianBlur(small, (0, 0), 1.0)[:12, ::3].astype(np.float32)
-    steps = np.abs(np.diff(top, axis=1)).sum(axis=2)
-    if not steps.size:  # a photo a few pixels wide: no table to measure
-        return SUPPORT_CONTRAST
-    return float(np.clip(TABLE_TIMES * np.percentile(steps, 90), FAINTEST, SUPPORT_CONTRAST))
-
-
-def _support(img: FloatImage, q: np.ndarray, contrast: float = SUPPORT_CONTRAST) -> float:
-    """How much of a quad's outline is a sharp colour edge: the mean share of each
-    side that stands out, 0 if a side barely does."""
-    shares = [float((_side_contrast(img, q[k], q[(k + 1) % 4], 1.5) > contrast).mean())
-              for k in range(4)]
-    return float(np.mean(shares)) if min(shares) >= 0.5 else 0.0
-
-
-def _grow(img: FloatImage, small: Image, q: np.ndarray, aspect: float) -> np.ndarray | None:
-    """The outline just outside a card-shaped quad, if each of its sides has a sharp
-    straight edge beyond it: a frame printed inside a card found before the card."""
-    lines = []
-    for k in range(4):
-        a, b = q[k], q[(k + 1) % 4]
-        length = float(np.linalg.norm(b - a))
-        n = np.array([(b - a)[1], -(b - a)[0]], np.float32) / length
-        offs = np.arange(3, max(6, round(0.1 * length)), dtype=np.float32)
-        t = np.linspace(0.15, 0.85, 24, dtype=np.float32)
-        base = a + (b - a) * t[:, None]
-        pts = base[:, None, None] + (offs[None, :, None, None] + np.array(
-            [-1.5, 1.5], np.float32)[None, None, :, None]) * n
-        vals = cv2.remap(img, pts[..., 0].reshape(len(t), -1), pts[..., 1].reshape(len(t), -1),
-                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(
-                             len(t), len(offs), 2, -1)
-        share = (np.abs(vals[:, :, 0] - vals[:, :, 1]).sum(axis=2) > GROWN_CONTRAST).mean(axis=0)
-        # Past the quad's own edge, the middle of the next run of sharp edge.
-        hit = share >= 0.75
-        past = np.nonzero(~hit)[0]
-        run = np.nonzero(hit[past[0]:])[0] + past[0] if len(past) else []
-        if not len(run):
-            return None
-        end = run[0] + int(np.argmin(np.append(hit[run[0]:], False)))
-        lines.append((a + offs[(run[0] + end - 1) // 2] * n, (b - a) / length))
-    corners = []
-    for k in range(4):
-        (p, u), (r, v) = lines[k - 1], lines[k]
-        m = np.array([u, -v]).T
-        if abs(np.linalg.det(m)) < 1e-6:
-            return None
-        corners.append(p + np.linalg.solve(m, r - p)[0] * u)
-    grown = np.array(corners, np.float32)
-    for reach in (3.0, 2.0):
-        grown, _ = _refine(small, grown, reach)
-    return grown if _card_shaped(grown, aspect) else None
-
-
-def _quads(contour: np.ndarray) -> list[np.ndarray]:
-    hull = cv2.convexHull(contour)
-    out = [cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)]
-    for eps in (0.01, 0.02, 0.04, 0.07):
-        quad = cv2.approxPolyDP(hull, eps * cv2.arcLength(hull, True), True).reshape(-1, 2)
-        if len(quad) == 4:
-            out.append(quad.astype(np.float32))
-    return out
-
-
-def _regions(small: Image, steps: tuple[tuple[int, int], ...] = CANNY,
-             colours: bool = True) -> list[np.ndarray]:
-    """Outlines of regions that may be the card: holes in edge maps (the card's
-    outline encloses it whatever lies around it; ``steps``: their Canny thresholds)
-    and, with ``colours``, parts unlike the table's colours (``unlike_border``)."""
-    h, w = small.shape[:2]
-    out: list[np.ndarray] = []
-    blur = cv2.GaussianBlur(small, (0, 0), 1.2)
-    for lo, hi in steps:
-        edges: Image = np.zeros((h, w), np.uint8)
-        for ch in cv2.split(blur):
-            edges |= cv2.Canny(ch, lo, hi)
-        edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-        edges[0, :], edges[-1, :], edges[:, 0], edges[:, -1] = 255, 255, 255, 255
-        found, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-        out.extend(found)
-        # The card's outline with its print filled in, the thin lines that touch it
-        # (seams, a pattern's lines) opened away: when print crosses the card's
-        # frame, no single hole is bounded by the outline.
-        edges[0, :], edges[-1, :], edges[:, 0], edges[:, -1] = 0, 0, 0, 0
-        found, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        solid = cv2.drawContours(np.zeros((h, w), np.uint8), found, -1, 255, -1)
-        k = max(5, min(h, w) // 50)
-        solid = cv2.morphologyEx(solid, cv2.MORPH_OPEN,
-                                 cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-        found, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        out.extend(found)
-    if not colours:
-        return out
-    found, _ = cv2.findContours(unlike_border(small), cv2.RETR_EXTERNAL,
-                                cv2.CHAIN_APPROX_SIMPLE)
-    out.extend(found)
-    return out
-
-
-def unlike_border(small: Image) -> Image:
-    """Where a photo shows none of the colours its border shows (the table: plain,
-    wood or a print): 255 there, else 0. A histogram of the border, projected back."""
-    h, w = small.shape[:2]
-    lab = cv2.cvtColor(cv2.GaussianBlur(small, (0, 0), 2.5), cv2.COLOR_BGR2Lab)
-    ring = np.zeros((h, w), np.uint8)
-    cv2.rectangle(ring, (0, 0), (w - 1, h - 1), 255, 12)
-    bins = 16
-    hist = cv2.calcHist([lab], [0, 1, 2], ring, [bins] * 3, [0, 256] * 3)
-    # Neighbouring bins too: the light changes across a table.
-    hist = cv2.dilate(hist.reshape(bins, -1), np.ones((3, 3), np.float32)).reshape(hist.shape)
-    hist = np.maximum(hist, np.maximum(np.roll(hist, 1, 0), np.roll(hist, -1, 0)))
-    # Looked up by hand: cv2.calcBackProject takes a 3-D histogram from Python for a
-    # 2-D one of 16 channels and matches nothing (opencv/opencv#29938).
-    seen = hist > 0.0005 * ring.sum() / 255
-    at = lab // (256 // bins)
-    mask: Image = np.where(seen[at[..., 0], at[..., 1], at[..., 2]], 0, 255).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-
-
-def _joined(contours: list[np.ndarray], shape: tuple[int, ...]) -> list[np.ndarray]:
-    """The outlines of each two neighbouring regions among ``contours`` taken together
-    (regions of PART of the photo or more, and under LARGEST of it): the gap of a few
-    pixels between them (the edge map's line) closed. Each pair is drawn in the box
-    round it only: a busy photo has dozens of such regions."""
-    h, w = shape[:2]
-    parts = [c for c in contours if PART * h * w < cv2.contourArea(c) < LARGEST * h * w]
-    boxes = [cv2.boundingRect(c) for c in parts]
-    kernel = np.ones((JOIN_PX, JOIN_PX), np.uint8)
-    out: list[np.ndarray] = []
-    for i, (xa, ya, wa, ha) in enumerate(boxes):
-        for j in range(i + 1, len(parts)):
-            xb, yb, wb, hb = boxes[j]
-            if (max(xa, xb) > min(xa + wa, xb + wb) + JOIN_PX
-                    or max(ya, yb) > min(ya + ha, yb + hb) + JOIN_PX):
-                continue  # their boxes lie apart: no neighbours
-            # The box with room for the closing, but not past the photo's edge (where
-            # the closing stops as it does on the whole photo).
-            x0, y0 = max(0, min(xa, xb) - JOIN_PX), max(0, min(ya, yb) - JOIN_PX)
-            size = (min(h, max(ya + ha, yb + hb) + JOIN_PX) - y0,
-                    min(w, max(xa + wa, xb + wb) + JOIN_PX) - x0)
-            a = cv2.drawContours(np.zeros(size, np.uint8), [parts[i]], -1, 255, -1,
-                                 offset=(-x0, -y0))
-            b = cv2.drawContours(np.zeros(size, np.uint8), [parts[j]], -1, 255, -1,
-                                 offset=(-x0, -y0))
-            if not cv2.countNonZero(cv2.bitwise_and(cv2.dilate(a, kernel), cv2.dilate(b, kernel))):
-                continue  # not neighbours
-            both = cv2.morphologyEx(cv2.bitwise_or(a, b), cv2.MORPH_CLOSE, kernel)
-            found, _ = cv2.findContours(both, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
-                                        offset=(x0, y0))
-            out.append(max(found, key=cv2.contourArea))
-    return out
-
-
-class _Found:
-    """What the regions weighed so far showed: the upright card-shaped outlines (their
-    support, area and corners), the largest sideways one's area, and per photo edge
-    the largest region it cut off."""
-
-    def __init__(self) -> None:
-        self.best: list[tuple[float, float, np.ndarray]] = []
-        self.seen: list[np.ndarray] = []
-        self.sideways = 0.0
-        self.cut: dict[tuple[str, ...], float] = {}
-
-    def card(self) -> np.ndarray | None:
-        """The card's outline, not a frame printed inside it: the largest that fits,
-        unless a larger card lies sideways."""
-        good = [b for b in self.best if b[0] >= 0.75]
-        if good and max(b[1] for b in good) > self.sideways:
-            return max(good, key=lambda b: b[1])[2]
-        return None
-
-
-def _weigh(found: _Found, contours: list[np.ndarray], small: Image, img: FloatImage,
-           aspect: float, bar: float, reaches: tuple[float, ...] = REACHES) -> None:
-    """Each region's card-shaped outlines, refined (within each of ``reaches`` px in
-    turn) and judged by their edges' support (``bar``: the colour step of a card's
-    edge), added to ``found``."""
-    h, w = small.shape[:2]
-    for contour in contours:
-        area = cv2.contourArea(contour)
-        if not 0.015 * h * w < area < LARGEST * h * w:
-            continue
-        x, y, bw, bh = cv2.boundingRect(contour)
-        touch = tuple(e for e, t in zip(EDGES, (y <= 2, x + bw >= w - 2, y + bh >= h - 2,
-                                                 x <= 2), strict=True) if t)
-        if touch:
-            # Part of something cut off by the frame: the card, if its
-            # sides away from the frame are straight and stand out.
-            if len(touch) <= 2 and {"top", "bottom"} - set(touch) and {"left", "right"} - set(
-                    touch):
-                # Its hull, not the region: print inside a card splits its inside.
-                hull = cv2.convexHull(contour)
-                rect = cv2.minAreaRect(hull)
-                hull_area = cv2.contourArea(hull)
-                if hull_area > 0.04 * h * w and hull_area > 0.85 * rect[1][0] * rect[1][1]:
-                    found.cut[touch] = max(found.cut.get(touch, 0.0), hull_area)
-            continue
-        for quad in _quads(contour):
-            q = _cyclic(quad)
-            top = q[1] - q[0]
-            upright = _card_shaped(q, aspect) and abs(top[0]) > abs(top[1])
-            if not _card_shaped(q, aspect):  # (card-shaped but not upright: sideways)
-                continue
-            if any(np.abs(q - o).max() < 2 for o in found.seen):
-                continue
-            found.seen.append(q)
-            # Each side moved onto the sharpest edge near it first: an outline
-            # taken round a shadow, or a few pixels off, is judged where it belongs.
-            for reach in reaches:
-                q, _shift = _refine(small, q, reach)
-            s = _support(img, q, bar)
-            if upright and _card_shaped(q, aspect):
-                found.best.append((s, cv2.contourArea(q), q))
-                g = q
-                for _frame in range(2):  # a card may print two frames
-                    grown = _grow(img, small, g, aspect) if s >= 0.75 else None
-                    if grown is None:
-                        break
-                    # Fainter will do: a straight edge just outside a card-shaped one.
-                    g, s = grown, _support(img, grown, min(GROWN_CONTRAST, bar))
-                    found.best.append((s, cv2.contourArea(g), g))
-            elif not upright and s >= 0.75:
-                found.sideways = max(found.sideways, cv2.contourArea(q))
-
-
-def _locate(small: Image, aspect: float, name: str) -> np.ndarray:
-    """The card's corners (clockwise from top-left) in a small image, or a
-    ProfileError that says what to change."""
-    img = cv2.GaussianBlur(small, (0, 0), 1.0).astype(np.float32)
-    bar = _edge_bar(small)
-    found = _Found()
-    regions = _regions(small)
-    _weigh(found, regions, small, img, aspect, bar)
-    card = found.card()
-    if card is None and bar < SUPPORT_CONTRAST:
-        # A plain table: a card whose edge steps less than those maps see is looked
-        # for in a fainter one (only here: where they found a card, it stands).
-        _weigh(found, _regions(small, FAINT_CANNY, colours=False), small, img, aspect, bar)
-        card = found.card()
-    if card is None:
-        # A card its print splits into parts, none card-shaped alone, one of them like
-        # the table (a red header over a cream body on a light check cloth): two
-        # neighbouring parts, joined.
-        _weigh(found, _joined(regions, small.shape[:2]), small, img, aspect, bar)
-        card = found.card()
-    if card is None:
-        # An outline a few pixels off at one end (a rounded corner's hull pulled in, a
-        # flower beside the card) lies beyond the usual reach of its edge: refined
-        # from further out.
-        wider = _Found()
-        _weigh(wider, regions, small, img, aspect, bar, WIDE_REACHES)
-        card = wider.card()
-    if card is not None:
-        return card
-    if found.sideways:
-        raise ProfileError(_("{name}: the card lies sideways; turn it (or the phone) so "
-                             "that it stands upright, index at the top").format(name=name))
-    if found.cut:
-        edges = max(found.cut, key=lambda k: found.cut[k])
-        which = _(" and ").join(_(e) for e in edges)
-        raise ProfileError(ngettext(
-            "{name}: the card's {edges} edge is outside the photo: step back or move the "
-            "phone so that the whole card is in view",
-            "{name}: the card's {edges} edges are outside the photo: step back or move the "
-            "phone so that the whole card is in view", len(edges)).format(name=name, edges=which))
-    # A dark card on a dark cloth in a dim room shows its edge by a few levels only.
-    level = round(float(np.percentile(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), 90)))
-    if level < DIM:
-        raise ProfileError(_("{name}: no card found in a photo this dark (its lightest "
-                             "parts {level} of 255): light the card better, or lay it on a "
-                             "surface lighter than its edge").format(name=name, level=level))
-    raise ProfileError(_("{name}: no card found (no card-shaped outline: lay the card flat, "
-                         "the whole card in view, on a surface unlike the card's edge)").format(
-                             name=name))
-
-
-def _edge_track(grad: FloatImage) -> FloatImage | None:
-    """Where the card's edge crosses each profile (rows of ``grad``: the colour
-    step between neighbouring samples across a side, outward ascending): on the
-    outermost straight line that steps strongly along nearly the whole side. A
-    frame printed inside a card may step more than its edge (dark ink on white
-    paper against a mid-grey table); a table's pattern steps strongly only here
-    and there."""
-    m, width = grad.shape
-    u = np.linspace(-0.5, 0.5, m)[:, None]
-    cols = np.arange(width)[None, :]
-    # Every drift at once (px the line drifts over the side), each line's strength
-    # the LINE_SHARE percentile of its steps; the first strongest drift is kept.
-    drifts = np.arange(-(width // 2), width // 2 + 1)
-    idx = np.rint(cols[None] + drifts[:, None, None] * u[None]).astype(int)
-    g = np.where((idx >= 0) & (idx < width),
-                 grad[np.arange(m)[None, :, None], np.clip(idx, 0, width - 1)], 0.0)
-    lines = np.percentile(g, LINE_SHARE, axis=1)
-    best = np.argmax(lines, axis=0)
-    top = lines[best, np.arange(width)]
-    strength = np.where(top > 0, top, 0.0)
-    drift = np.where(top > 0, drifts[best], 0).astype(np.float64)
-    if strength.max() <= 0:
-        return None
-    # Judged against the lines at or beyond the outline located: a frame printed
-    # further in may step far more than the card's edge.
-    ref = strength[max(0, width // 2 - OUTSIDE_PX):].max()
-    # The table's grain makes lines too, weaker than the card's edge: a side's
-    # median line beyond the outline located is what a grain makes (a hatched
-    # border inside the card would raise it above a plain table's edge).
-    grain = float(np.median(strength[width // 2:]))
-    floor = min(max(EDGE_SHARE * ref, NOISE_TIMES * grain),
-                float(strength.max()))
-    peaks = [o for o in range(width)
-             if strength[o] >= floor
-             and strength[o] >= strength[max(o - 1, 0)]
-             and strength[o] >= strength[min(o + 1, width - 1)]]
-    o = max(peaks)
-    track: FloatImage = (o + drift[o] * u[:, 0]).astype(np.float32)
-    return track
-
-
-def _refine(img: Image, quad: np.ndarray, reach: float) -> tuple[np.ndarray, float]:
-    """Corners located within ``reach`` px of ``quad`` at full resolution: each side
-    a line fitted to where the colour changes most across it; and the edges'
-    median width in px (how blurred the photo is)."""
-    lines, widths = [], []
-    r = max(3, round(reach))
-    offs = np.arange(-r, r + 1, dtype=np.float32)
-    for k in range(4):
-        a, b = quad[k], quad[(k + 1) % 4]
-        length = float(np.linalg.norm(b - a))
-        tang = (b - a) / length
-        n = np.array([tang[1], -tang[0]], np.float32)  # outward
-        t = np.linspace(0.1, 0.9, 48, dtype=np.float32)
-        base = a + (b - a) * t[:, None]
-        # Five profiles a pixel or two apart along the side, averaged against noise.
-        along = np.linspace(-2, 2, 5, dtype=np.float32)
-        pts = (base[:, None, None] + along[None, :, None, None] * tang
-               + offs[None, None, :, None] * n)
-        mx, my = pts[..., 0].reshape(-1, len(offs)), pts[..., 1].reshape(-1, len(offs))
-        prof = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        prof = prof.astype(np.float32).reshape(len(t), len(along), len(offs), -1).mean(axis=1)
-        grad = np.abs(np.diff(prof, axis=1)).sum(axis=2)
-        track = _edge_track(grad)
-        if track is None:
-            lines.append((a, tang))
-            continue
-        # Each profile's own step nearest the line (a corner's rounding, a nick).
-        cols = np.arange(grad.shape[1])[None, :]
-        near = np.abs(cols - track[:, None]) <= TRACK_PX
-        peak = np.argmax(np.where(near, grad, -1.0), axis=1)
-        on_line = grad[np.arange(len(t)), peak]
-        strong = on_line > 0.5 * float(np.median(on_line))
-        pos = peak + 0.5 - r  # diff sits between samples
-        i = np.clip(peak, 1, grad.shape[1] - 2)
-        rows = np.arange(len(t))
-        g0, g1, g2 = grad[rows, i - 1], grad[rows, i], grad[rows, i + 1]
-        den = g0 - 2 * g1 + g2
-        pos = pos + np.where(np.abs(den) > 1e-6, 0.5 * (g0 - g2) / np.where(
-            np.abs(den) > 1e-6, den, 1.0), 0.0)
-        edge_pts = base + pos[:, None] * n
-        keep = strong & (np.abs(pos) < r - 1)
-        if keep.sum() < 8:
-            lines.append((a, tang))
-            continue
-        vx, vy, x0, y0 = cv2.fitLine(edge_pts[keep].astype(np.float32), cv2.DIST_HUBER, 0, 0.01,
-                                     0.01).ravel()
-        lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
-        half = grad >= 0.5 * grad.max(axis=1, keepdims=True)
-        widths.extend(half[keep].sum(axis=1).tolist())
-    corners = []
-    for k in range(4):
-        (p, u), (q, v) = lines[k - 1], lines[k]
-        m = np.array([u, -v]).T
-        if abs(np.linalg.det(m)) < 1e-6:
-            corners.append(quad[k])
-            continue
-        s = np.linalg.solve(m, q - p)
-        corners.append(p + s[0] * u)
-    width = float(np.median(widths)) if widths else 0.0
-    return np.array(corners, np.float32), width
 
 
 def flatten(img: Image, corners: np.ndarray, card_w: float, card_h: float,
@@ -515,7 +67,7 @@ def find_outline(img: Image, card_w: float, card_h: float, name: str = "photo",
     h, w = img.shape[:2]
     s = min(1.0, FIND_PX / max(h, w))
     small = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else img
-    corners = _locate(small, card_w / card_h, name) / s
+    corners = locate(small, card_w / card_h, name) / s
     # The located outline may be a frame printed inside the card: look for the
     # card's edge up to REACH_MM beyond it, then again close by.
     px_mm = float(np.linalg.norm(corners[3] - corners[0])) / card_h
@@ -523,10 +75,10 @@ def find_outline(img: Image, card_w: float, card_h: float, name: str = "photo",
     for _search in range(SEARCHES):
         # A thick frame of several lines may lie further in than one search:
         # a side found near the end of it may have the card's edge beyond.
-        moved, (corners, width) = corners, _refine(img, corners, reach)
+        moved, (corners, width) = corners, refine(img, corners, reach)
         if float(np.abs(corners - moved).max()) < 0.5 * reach:
             break
-    corners, width = _refine(img, corners, 4.0)
+    corners, width = refine(img, corners, 4.0)
     return _whole(img, corners, card_w, card_h, name), width
 
 
@@ -570,10 +122,10 @@ def _whole(img: Image, q: np.ndarray, card_w: float, card_h: float, name: str) -
         for c, prev in ((a, (a - 1) % 4), (b, (b + 1) % 4)):
             along = q[c] - q[prev]
             moved[c] = q[c] + along / float(np.linalg.norm(along)) * lack
-        whole, _w = _refine(img, moved, 0.25 * lack + 3.0)
+        whole, _w = refine(img, moved, 0.25 * lack + 3.0)
         # The moved end must lie on an edge along most of it (a side no edge was found
         # for stays where it was put) and make the card's proportions.
-        edge = _side_contrast(img, whole[a], whole[b], 1.5) > GROWN_CONTRAST
+        edge = side_contrast(img, whole[a], whole[b], 1.5) > GROWN_CONTRAST
         if (edge.mean() < 0.5
                 or abs(proportion(whole) / (card_w / card_h) - 1.0) > SQUARE):
             continue
@@ -597,5 +149,3 @@ def _whole(img: Image, q: np.ndarray, card_w: float, card_h: float, name: str) -
                   "give the deck's card size"))
         raise ProfileError(says.format(name=name, w=card_w, h=card_h))
     return best[1]
-
-

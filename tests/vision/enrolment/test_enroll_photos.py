@@ -120,13 +120,13 @@ def test_a_sideways_card_and_an_empty_table_are_refused_with_what_to_do():
 
 def test_a_card_lost_in_a_dark_photo_is_refused_asking_for_light():
     # tune-04's dark face on a black cloth in a dim room: its edge steps by a dozen
-    # levels, edge enough on a plain cloth (``outline._edge_bar``)...
+    # levels, edge enough on a plain cloth (``locate._edge_bar``)...
     art = design("tune", 4)
     photo, truth = photo_pixels(art.render(parse_token("R1"), 8.0),
                                 np.random.default_rng(44), "black", (2016, 1512))
     px_mm = float(np.linalg.norm(truth[3] - truth[0])) / art.card_mm[1]
     # ... and in a room dimmer by a third, a few levels, still seen in the fainter
-    # edge map (``outline.FAINT_CANNY``)...
+    # edge map (``locate.FAINT_CANNY``)...
     for light in (1.0, 0.7):
         shown = (photo.astype(np.float32) * light).astype(np.uint8)
         found, _ = find_outline(shown, *art.card_mm, "R1.jpg")

@@ -6,7 +6,7 @@ import pytest
 
 from companion.rules.cards import parse_token
 from vision.designs import design
-from vision.enrolment import outline
+from vision.enrolment import locate, outline
 from vision.enrolment.outline import find_outline
 from vision.profile import ProfileError
 from vision.simulated.photos import TABLES, photo_pixels
@@ -85,7 +85,7 @@ def test_the_card_is_told_apart_from_the_colours_of_the_table_around_it():
     # shows are the card's, and the table's grain is not among them.
     import cv2
 
-    from vision.enrolment.outline import unlike_border
+    from vision.enrolment.locate import unlike_border
 
     rng = np.random.default_rng(3)
     art = design("tune", 0)
@@ -153,7 +153,7 @@ def test_a_dark_card_on_a_black_cloth_is_outlined(monkeypatch):
         px_mm = float(np.linalg.norm(truth[3] - truth[0])) / h
         assert float(np.linalg.norm(found - truth, axis=1).max()) / px_mm < 0.5
     # Held to the busy table's bar, each was refused.
-    monkeypatch.setattr(outline, "_edge_bar", lambda small: outline.SUPPORT_CONTRAST)
+    monkeypatch.setattr(locate, "_edge_bar", lambda small: locate.SUPPORT_CONTRAST)
     for photo, _ in photos:
         with pytest.raises(ProfileError):
             find_outline(photo, w, h, "B7")
@@ -175,10 +175,10 @@ def test_a_navy_card_whose_edge_barely_steps_from_a_black_cloth_is_outlined(monk
     # Without the fainter map each is refused, saying no card was found. (Refined from
     # further out, each would be outlined round its picture, 10 mm inside its edge: the
     # fainter map is looked at first.)
-    monkeypatch.setattr(outline, "WIDE_REACHES", outline.REACHES)
-    usual = outline._regions
-    monkeypatch.setattr(outline, "_regions", lambda small, steps=outline.CANNY, colours=True:
-                        usual(small) if steps == outline.CANNY else [])
+    monkeypatch.setattr(locate, "WIDE_REACHES", locate.REACHES)
+    usual = locate._regions
+    monkeypatch.setattr(locate, "_regions", lambda small, steps=locate.CANNY, colours=True:
+                        usual(small) if steps == locate.CANNY else [])
     for token, (photo, _) in photos.items():
         with pytest.raises(ProfileError, match=f"{token}: no card found"):
             find_outline(photo, w, h, token)
@@ -187,7 +187,7 @@ def test_a_navy_card_whose_edge_barely_steps_from_a_black_cloth_is_outlined(monk
 def _outlined_then_refused(monkeypatch, design_index: int,
                            shots: list[tuple[str, str, int]], without: dict[str, object]) -> None:
     """Phone photos of ``shots`` (token, table, seed) of a tuning design: each card is
-    outlined within 0.5 mm of its corners, and with ``outline``'s names set as
+    outlined within 0.5 mm of its corners, and with ``locate``'s names set as
     ``without`` says each is refused, saying no card was found."""
     art = design("tune", design_index)
     w, h = art.card_mm
@@ -199,7 +199,7 @@ def _outlined_then_refused(monkeypatch, design_index: int,
         px_mm = float(np.linalg.norm(truth[3] - truth[0])) / h
         assert float(np.linalg.norm(found - truth, axis=1).max()) / px_mm < 0.5, token
     for name, value in without.items():
-        monkeypatch.setattr(outline, name, value)
+        monkeypatch.setattr(locate, name, value)
     for token, (photo, _) in photos:
         with pytest.raises(ProfileError, match=f"{token}: no card found"):
             find_outline(photo, w, h, token)
@@ -215,7 +215,7 @@ def test_a_card_split_by_its_print_into_a_header_and_a_body_like_the_table_is_ou
     _outlined_then_refused(
         monkeypatch, 216,
         [("R2", "checks", 2), ("O9", "checks", 4), ("R2", "florals", 1), ("O9", "florals", 3)],
-        {"_joined": lambda contours, shape: [], "WIDE_REACHES": outline.REACHES})
+        {"_joined": lambda contours, shape: [], "WIDE_REACHES": locate.REACHES})
 
 
 def test_an_outline_a_few_pixels_short_at_one_corner_is_refined_from_further_out(
@@ -229,4 +229,4 @@ def test_an_outline_a_few_pixels_short_at_one_corner_is_refined_from_further_out
     _outlined_then_refused(
         monkeypatch, 218,
         [("G7", "florals", 0), ("G7", "florals", 2), ("G7", "florals", 7), ("R5", "checks", 0)],
-        {"WIDE_REACHES": outline.REACHES})
+        {"WIDE_REACHES": locate.REACHES})
