@@ -18,7 +18,8 @@ from companion.rules.cards import parse_card
 from companion.ui import theme
 from companion.ui.cards import card_size, draw_card
 from companion.ui.layout import MIN_TARGET, Layout
-from companion.ui.screens import Intent, Scene, Target, card_words, top_bar
+from companion.ui.scene import Intent, Scene, Target, card_words
+from companion.ui.screens import top_bar
 from vision.calibrate import Calibration, CalibrationError, Calibrator
 from vision.enrolment.enroll import Enrolment, Step
 from vision.sharpness import TOO_SOFT_MM, blur_mm

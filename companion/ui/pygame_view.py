@@ -29,7 +29,8 @@ from companion.rules.position import Player
 from companion.snapshot import UNKNOWN
 from companion.ui import theme
 from companion.ui.layout import Layout
-from companion.ui.screens import SCREENS, Intent, Scene, Target, event_words
+from companion.ui.scene import Intent, Scene, Target, event_words
+from companion.ui.screens import SCREENS
 from companion.ui.settings_screen import SCREENS as SETTINGS_SCREENS
 from companion.ui.teach_screen import SCREENS as TEACH_SCREENS
 from companion.ui.terminal import TerminalView, ViewModel

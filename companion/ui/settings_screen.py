@@ -14,7 +14,8 @@ from companion.i18n import LANGUAGES, N_, _
 from companion.rules.position import PLAYERS, Player
 from companion.ui import theme
 from companion.ui.layout import MIN_TARGET, Layout
-from companion.ui.screens import Intent, Scene, Target, top_bar
+from companion.ui.scene import Intent, Scene, Target
+from companion.ui.screens import top_bar
 
 SETTINGS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("auto_claim", N_("Auto-claim provable flags"), ("off", "on")),

@@ -112,7 +112,7 @@ def demo(size: tuple[int, int], *, window: bool = False,
 
 def scenes(view: PygameView, companion: Companion) -> Iterator[str]:
     """Walks the view through every screen, yielding each screen's name once it shows."""
-    from companion.ui.screens import Intent
+    from companion.ui.scene import Intent
 
     assert view.scene is not None
     yield "play"

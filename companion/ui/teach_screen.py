@@ -14,7 +14,8 @@ from companion.rules.terrain import side_best, side_strength
 from companion.ui import theme
 from companion.ui.cards import fan
 from companion.ui.layout import MIN_TARGET, Layout
-from companion.ui.screens import Intent, Scene, Target, formation_label, top_bar
+from companion.ui.scene import Intent, Scene, Target, formation_label
+from companion.ui.screens import top_bar
 
 EXAMPLES: tuple[tuple[Formation, str, str], ...] = (
     (Formation.WEDGE, "R8 R9 R10", N_("Three of one colour in a row.")),

@@ -13,7 +13,7 @@ from companion import i18n
 from companion.ui import theme
 from companion.ui.camera_screen import look_at
 from companion.ui.pygame_view import LANDSCAPE, PygameView
-from companion.ui.screens import Intent
+from companion.ui.scene import Intent
 from companion.ui.shots import demo_frame, refused_frame
 from companion.ui.terminal import ViewModel
 from vision.calibrate import Calibrator

@@ -19,7 +19,7 @@ from companion.config import Config, load_config
 from companion.ui.camera_screen import NO_CARD_LOOKS
 from companion.ui.live_settings import LiveSettings
 from companion.ui.pygame_view import LANDSCAPE, PORTRAIT, PygameView
-from companion.ui.screens import Intent
+from companion.ui.scene import Intent
 from companion.ui.terminal import ViewModel
 from hardware.factory import open_lights
 from hardware.lights import FlagLights

@@ -23,7 +23,7 @@ from companion.tracker import who
 from companion.ui import theme
 from companion.ui.camera_screen import refused
 from companion.ui.pygame_view import LANDSCAPE, PORTRAIT, PygameView
-from companion.ui.screens import Intent
+from companion.ui.scene import Intent
 from companion.ui.shots import demo, refused_frame, scenes
 from vision.calibrate import CalibrationError, Calibrator, _Fit
 

@@ -14,7 +14,7 @@ from companion.app import Companion
 from companion.rules.position import Player
 from companion.ui.layout import MIN_TARGET
 from companion.ui.pygame_view import LANDSCAPE, PORTRAIT, Display, PygameView, open_touchscreen
-from companion.ui.screens import Intent
+from companion.ui.scene import Intent
 from companion.ui.shots import demo_companion, unread_card
 from hardware.states import FlagState
 

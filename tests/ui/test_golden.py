@@ -15,7 +15,7 @@ import pytest
 
 from companion import i18n
 from companion.ui.pygame_view import LANDSCAPE, PORTRAIT
-from companion.ui.screens import Intent
+from companion.ui.scene import Intent
 from companion.ui.shots import demo, scenes
 
 GOLDEN = Path(__file__).parent / "golden"

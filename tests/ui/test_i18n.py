@@ -55,7 +55,7 @@ def test_the_trackers_messages_reach_the_screen_in_the_language_shown(tmp_path: 
     from companion.messages import Message
     from companion.rules.position import Player
     from companion.ui.pygame_view import LANDSCAPE, PygameView
-    from companion.ui.screens import said
+    from companion.ui.scene import said
     from companion.ui.shots import demo_companion, unread_card
 
     view = PygameView(LANDSCAPE)

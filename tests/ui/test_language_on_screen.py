@@ -15,7 +15,7 @@ from companion.rules.cards import Terrain
 from companion.rules.position import Player
 from companion.ui.live_settings import LiveSettings
 from companion.ui.pygame_view import LANDSCAPE, PygameView
-from companion.ui.screens import Intent, formation_label
+from companion.ui.scene import Intent, formation_label
 from companion.ui.shots import demo_companion
 from companion.ui.terminal import render
 from hardware.factory import open_lights

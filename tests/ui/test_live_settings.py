@@ -9,7 +9,7 @@ from companion.config import Config, load_config
 from companion.status import lights_of
 from companion.ui.live_settings import LiveSettings
 from companion.ui.pygame_view import LANDSCAPE, PygameView
-from companion.ui.screens import Intent
+from companion.ui.scene import Intent
 from companion.ui.shots import demo_companion
 from hardware.factory import open_lights
 from hardware.lights import FlagLights

@@ -22,7 +22,7 @@ import pytest
 from companion import run
 from companion.rules.position import Player
 from companion.ui.pygame_view import PygameView
-from companion.ui.screens import Intent
+from companion.ui.scene import Intent
 from hardware.states import FlagState
 
 
