@@ -7,14 +7,14 @@ import sys
 
 # target -> module with ``main(argv: list[str]) -> int``
 TARGETS: dict[str, str] = {
-    "rules": "companion.rules_bench",
+    "rules": "companion.benches.rules",
     "vision": "vision.bench.classic",
     "enrol": "vision.bench.enrolment",
     "lights": "hardware.bench",
-    "loop": "companion.loop_bench",
+    "loop": "companion.benches.loop",
     "ui": "companion.ui.bench",
     "fuzz": "companion.fuzz.bench",
-    "soak": "companion.soak_bench",
+    "soak": "companion.benches.soak",
 }
 
 

@@ -1,0 +1,2 @@
+"""The companion's benchmarks (``battleline-companion bench rules|loop|soak``): each prints
+one JSON object of figures."""
