@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import cast
 
 from companion.app import Companion, Options
-from companion.journal import Journal, read_journal
 from companion.benches.loop import TimedLights, Timing, opening, percentile, time_changes, watched
+from companion.journal import Journal, read_journal
 from companion.rules.position import Variant
 from companion.simtable import script_game
 from companion.simulate import Driver

@@ -37,7 +37,7 @@ from vision.position import UNKNOWN
 from vision.read import Reader
 from vision.reading.laps import by_step, charge
 from vision.reading.result import FrameRead
-from vision.simulated.camera_model import Camera
+from vision.simulated.camera_model import FRAME_SIZE, Camera
 from vision.simulated.synth import Conditions, card_photo, lay_table, photograph, random_deal
 from vision.vote import Guesses, vote
 
@@ -138,6 +138,18 @@ def run(scenes: int, frames: int, seed: int, failures: bool = False) -> dict[str
     }
 
 
+def frame_size(text: str) -> tuple[int, int]:
+    """``--frame-size``: width x height in pixels, e.g. 4608x2592."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a frame size in pixels (e.g. 4608x2592)") from None
+    if w < 320 or h < 240:
+        raise argparse.ArgumentTypeError(f"{text!r}: too small to read a table (at least 320x240)")
+    return w, h
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="battleline-companion bench vision")
     ap.add_argument("--scenes", type=int, default=200)
@@ -156,12 +168,15 @@ def main(argv: list[str]) -> int:
                          "measured before are ones no change was ever judged on)")
     ap.add_argument("--jobs", type=int, default=1,
                     help="with --designs: designs read at once, each in its own process")
+    ap.add_argument("--frame-size", type=frame_size, default=FRAME_SIZE, metavar="WxH",
+                    help="with --designs: the camera's frame in pixels (default: the Pi "
+                         "camera's main stream, %(default)s)")
     ns = ap.parse_args(argv)
     if ns.designs is not None:
         from vision.bench.decks import run as run_designs
 
         print(json.dumps(run_designs(ns.designs, ns.split, ns.scenes, ns.frames, ns.seed,
-                                     ns.jobs, ns.first_design)))
+                                     ns.jobs, ns.first_design, ns.frame_size)))
         return 0
     print(json.dumps(run(ns.scenes, ns.frames, ns.seed, ns.failures)))
     return 0

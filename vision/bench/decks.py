@@ -36,6 +36,7 @@ from vision.profile import DeckProfile, ProfileError
 from vision.read import Reader
 from vision.reading.laps import by_step, charge
 from vision.sharpness import TOO_SOFT_MM
+from vision.simulated.camera_model import FRAME_SIZE
 from vision.simulated.photos import TABLES, phone_photo
 from vision.simulated.synth import room_scene, room_seed
 from vision.types import FloatImage, Image
@@ -119,7 +120,8 @@ def enrol_seeded(art: CardArt, seed: int, photo_size: tuple[int, int] = PHOTO_SI
 
 def run_design(art: CardArt, scenes: int, frames: int, seed: int,
                ms: list[float], steps: defaultdict[str, float],
-               photo_size: tuple[int, int] = PHOTO_SIZE) -> Tally:
+               photo_size: tuple[int, int] = PHOTO_SIZE,
+               frame_size: tuple[int, int] = FRAME_SIZE) -> Tally:
     """One design: enrolled, then ``scenes`` tables read ``frames`` times each; each
     scene's first frame's CPU time appended to ``ms``, and per step (calibration and
     the reader's, ``Reader.laps``) added to ``steps``."""
@@ -129,7 +131,8 @@ def run_design(art: CardArt, scenes: int, frames: int, seed: int,
     # A deck that could not be enrolled reads nothing: every card is missed.
     reader = Reader(with_model(profile)) if profile else None
     for i in range(scenes):
-        table, photos = room_scene(room_seed(seed, art.name, i), art, frames)
+        table, photos = room_scene(room_seed(seed, art.name, i), art, frames,
+                                   frame_size=frame_size)
         calibrator = Calibrator()
         reads: list[dict[str, list[str]]] = []
         guesses: list[Guesses] = []
@@ -179,18 +182,22 @@ def run_design(art: CardArt, scenes: int, frames: int, seed: int,
 
 
 def _design(art: CardArt, scenes: int, frames: int, seed: int,
+            frame_size: tuple[int, int] = FRAME_SIZE,
             ) -> tuple[Tally, list[float], dict[str, float]]:
     ms: list[float] = []
     steps: defaultdict[str, float] = defaultdict(float)
-    return run_design(art, scenes, frames, seed, ms, steps), ms, steps
+    return (run_design(art, scenes, frames, seed, ms, steps, frame_size=frame_size), ms,
+            steps)
 
 
 def run(n: int, split: Literal["tune", "held"], scenes: int, frames: int,
-        seed: int, jobs: int = 1, first: int = 0) -> dict[str, object]:
+        seed: int, jobs: int = 1, first: int = 0,
+        frame_size: tuple[int, int] = FRAME_SIZE) -> dict[str, object]:
     """Figures per design and over ``n`` designs of ``split`` from design ``first``,
-    ``jobs`` designs at a time (each its own process: frame times are per process)."""
+    ``jobs`` designs at a time (each its own process: frame times are per process),
+    each table photographed at ``frame_size`` px."""
     arts = designs(split, n, first)
-    args = [(art, scenes, frames, seed) for art in arts]
+    args = [(art, scenes, frames, seed, frame_size) for art in arts]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             done = list(pool.map(_design, *zip(*args, strict=True)))
@@ -225,5 +232,6 @@ def run(n: int, split: Literal["tune", "held"], scenes: int, frames: int,
         "split": split,
         "scenes_per_design": scenes,
         "frames_per_scene": frames,
+        "frame_size": list(frame_size),
         "seed": seed,
     }

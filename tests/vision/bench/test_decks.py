@@ -161,3 +161,27 @@ def test_the_bench_can_start_past_the_designs_measured_before(capsys):
     # Each step's mean a frame, over both designs' frames, dearest first.
     assert list(got["frame_ms_by_step"].items()) == [("naming", 30.0), ("placing", 20.0)]
     assert got["frame_ms_mean"] == 50.0
+
+
+def test_the_bench_photographs_each_table_at_the_frame_size_asked(monkeypatch):
+    # A camera's full resolution is one of the bench's questions: each room's frames
+    # come at the size given (the deck's enrolment is the other test's to check).
+    shapes = []
+
+    def scene(*args, **kwargs):
+        table, photos = room_scene(*args, **kwargs)
+        shapes.extend(p.image.shape for p in photos)
+        return table, photos
+
+    monkeypatch.setattr(decks, "room_scene", scene)
+    monkeypatch.setattr(decks, "enrol_seeded", lambda *a: (None, 0))
+    tally = run_design(design("tune", 1), scenes=1, frames=2, seed=7, ms=[],
+                       steps=defaultdict(float), frame_size=(1152, 648))
+    assert shapes == [(648, 1152, 3)] * 2 and tally.cards > 0
+
+
+def test_a_frame_size_that_is_not_one_is_refused_with_what_was_wrong(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["bench", "vision", "--designs", "1", "--frame-size", "4608by2592"])
+    assert stop.value.code == 2
+    assert "'4608by2592' is not a frame size in pixels (e.g. 4608x2592)" in capsys.readouterr().err
