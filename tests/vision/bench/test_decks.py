@@ -146,17 +146,21 @@ def test_the_bench_can_start_past_the_designs_measured_before(capsys):
     # Held designs past the first 24 are ones no change was ever judged on: the
     # bench reads exactly the slice asked for, and says so per design.
     read: list[str] = []
+    sizes: list[tuple[int, int]] = []
 
-    def counted(art, scenes, frames, seed):
+    def counted(art, scenes, frames, seed, frame_size):
         read.append(art.name)
+        sizes.append(frame_size)
         return (Tally(cards=10, right_single=9, right_voted=10), [50.0],
                 {"placing": 20.0, "naming": 30.0})
 
     with mock.patch.object(decks, "_design", counted):
         assert main(["bench", "vision", "--designs", "2", "--first-design", "24",
-                     "--split", "held", "--scenes", "1"]) == 0
+                     "--split", "held", "--scenes", "1", "--frame-size", "4608x2592"]) == 0
     got = json.loads(capsys.readouterr().out)
     assert read == ["held-24", "held-25"] == sorted(got["designs"])
+    # Every design photographed at the size asked, and the figures say which.
+    assert sizes == [(4608, 2592)] * 2 and got["frame_size"] == [4608, 2592]
     assert got["worst_design_single_frame_accuracy"] == 0.9 and got["voted_accuracy"] == 1.0
     # Each step's mean a frame, over both designs' frames, dearest first.
     assert list(got["frame_ms_by_step"].items()) == [("naming", 30.0), ("placing", 20.0)]
