@@ -129,15 +129,26 @@ def _enroll(args: list[str]) -> int:
         if model.reads_poorly():
             print(_("below {hard:.2f} the companion will ask about many cards: light the table "
                     "evenly and bring the camera nearer").format(hard=hard))
-    from vision.enrolment.enroll import distinctness
+    # Each pair once, hardest first: what the reader will find hardest to tell apart,
+    # as the model that names the cards holds them (the templates' view without one).
+    if model is not None:
+        from vision.reading.trust import NEAR_PAIR
 
-    # Each pair once, hardest first: what the reader will find hardest to tell apart.
-    pairs = {tuple(sorted((a, b))): d for a, b, d in distinctness(profile)}
+        rows, digits = model.nearest_pairs(), 3
+        heading = _("hardest pairs to tell apart (how near the deck's model holds them where "
+                    "a card is most covered; below {near} it asks which of the two, never "
+                    "names one):").format(near=NEAR_PAIR)
+    else:
+        from vision.enrolment.enroll import distinctness
+
+        rows, digits = distinctness(profile), 2
+        heading = _("hardest pairs to tell apart (distinctness; below 0.1 is hard):")
+    pairs = {tuple(sorted((a, b))): d for a, b, d in rows}
     hardest = sorted(pairs.items(), key=lambda kv: kv[1])[:8]
     if hardest:
-        print(_("hardest pairs to tell apart (distinctness; below 0.1 is hard):"))
+        print(heading)
         for (a, b), d in hardest:
-            print(f"  {a:>8} ~ {b:<8} {d:.2f}")
+            print(f"  {a:>8} ~ {b:<8} {d:.{digits}f}")
     return 0
 
 

@@ -496,6 +496,19 @@ class BandModel:
         c = self.centres[self.height_for(visible_mm)]
         return np.asarray(((c[a] - c[b]) ** 2).sum(axis=1) / c.shape[1])
 
+    def nearest_pairs(self) -> list[tuple[str, str, float]]:
+        """Per card, the other card the model holds nearest and how near (``apart``, at
+        the visible height where the two lie nearest: a covered card shows least of
+        itself), hardest first."""
+        near = np.full((len(self.tokens),) * 2, np.inf)
+        for c in self.centres.values():
+            near = np.minimum(near, ((c[:, None] - c[None]) ** 2).sum(axis=2) / c.shape[1])
+        np.fill_diagonal(near, np.inf)
+        best = near.argmin(axis=1)
+        return sorted(((t, self.tokens[int(k)], float(near[i, k]))
+                       for i, (t, k) in enumerate(zip(self.tokens, best, strict=True))),
+                      key=lambda r: r[2])
+
     def judge(self, bands: FloatImage, visible_mm: float,
               ) -> tuple[NDArray[np.intp], FloatImage]:
         """Each band's most likely token (index into ``tokens``) and how sure of it

@@ -162,6 +162,19 @@ def test_distinctness_names_each_cards_nearest_and_the_cli_prints_the_hardest(tm
     assert f"cards lie {model.typical_gap:.2f} apart" in out
     assert ("the companion will ask about many cards" in out) == (
         model.typical_gap < TYPICAL_GAPS[1])
+    # The hardest pairs as the model that names the cards holds them: each card's
+    # nearest at the height where the two lie nearest, the figure the trust's
+    # NEAR_PAIR is set against.
+    from vision.models.band_model import HEIGHTS_MM
+
+    pairs = model.nearest_pairs()
+    assert sorted(t for t, _, _ in pairs) == ["B3", "R7", "R8"]
+    first, second, near = pairs[0]
+    i, j = model.tokens.index(first), model.tokens.index(second)
+    assert {first, second} == {"R7", "R8"}
+    assert near == pytest.approx(min(float(model.apart(h, np.array([i]), np.array([j]))[0])
+                                     for h in HEIGHTS_MM))
+    assert "how near the deck's model holds them" in out and f"{near:.3f}" in out
 
 
 def test_a_dark_faced_card_is_taken_and_a_photo_too_dark_to_read_is_refused():
