@@ -312,11 +312,9 @@ class Tracker:
         where the guess is not a card, is a card the record holds at another zone, is
         read by name here, or is guessed twice here (a card lies in one place)."""
         held = {t for z, cards in self.state.zones.items() if z != zone for t in cards}
-        guessed: list[str | None] = []
-        for r in readings:
-            guessed.append(_card_token(r.guess) if r.token == UNKNOWN and r.guess else None)
-            if r.token != UNKNOWN:
-                held.add(_card_token(r.token) or r.token)
+        held |= {r.token for r in readings if r.token != UNKNOWN}
+        guessed = [_card_token(r.guess) if r.token == UNKNOWN and r.guess else None
+                   for r in readings]
         counts = Counter(g for g in guessed if g is not None)
         return tuple(None if g is None or g in held or counts[g] > 1 else g for g in guessed)
 
