@@ -15,9 +15,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from companion.journal import Journal
 from companion.messages import N_, Message
 from companion.play import result_line
+from companion.records.journal import Journal
 from companion.rules.errors import RulesError
 from companion.rules.game import Ending, Outcome
 from companion.rules.position import PLAYERS, Player, Variant

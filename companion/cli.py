@@ -19,9 +19,9 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("companion.run", N_("run the companion (default): camera table, or the simulated one")),
     "botgame": ("companion.play", N_("a seeded bot-vs-bot game in the terminal, rules engine only")),
-    "replay": ("companion.replay", N_("replay a game journal through tracker and rules")),
-    "export": ("companion.export", N_("write a journal as a readable game record")),
-    "adjudicate": ("companion.adjudicate", N_("rule on every flag of a position file")),
+    "replay": ("companion.records.replay", N_("replay a game journal through tracker and rules")),
+    "export": ("companion.records.export", N_("write a journal as a readable game record")),
+    "adjudicate": ("companion.records.adjudicate", N_("rule on every flag of a position file")),
     "bench": ("companion.bench", N_("print benchmark figures as JSON (rules, vision, ...)")),
     "lights": ("hardware.cli", N_("flag lights: 'lights test' walks every state")),
     "mat": ("vision.cli", N_("export the printable play mat")),

@@ -23,7 +23,7 @@ import platformdirs
 
 from companion import i18n
 from companion.i18n import _
-from companion.safe_write import write_atomic
+from companion.records.safe_write import write_atomic
 from hardware.config import ConfigError as LightsConfigError
 from hardware.config import LightsConfig
 from hardware.factory import resolve_board

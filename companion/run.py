@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Any
 from companion.app import Companion, Options, ViewClosed, result_line, run_live, waiting
 from companion.config import Choices, Config, ConfigError, config_path, detect, load_config
 from companion.i18n import _, ngettext, set_language, translation
-from companion.journal import (
+from companion.messages import N_, Message
+from companion.play import match_line
+from companion.records.journal import (
     Journal,
     JournalError,
     JournalRecord,
@@ -30,14 +32,12 @@ from companion.journal import (
     set_aside,
     variant_json,
 )
-from companion.messages import N_, Message
-from companion.play import match_line
+from companion.records.salvage import resumable
 from companion.rules.battlefield import Setup
 from companion.rules.game import Outcome
 from companion.rules.match import Match
 from companion.rules.position import ClaimTiming, Edition, Player, Variant
 from companion.run_options import parser, with_arguments
-from companion.salvage import resumable
 from companion.simtable import TruthSnapshots, script_game
 from companion.simulate import Driver, SimulatedTable
 from companion.snapshot import SourceError

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, Protocol
 
 from companion.app import Companion
-from companion.journal import Journal, read_journal, variant_json
+from companion.records.journal import Journal, read_journal, variant_json
 from companion.rules.actions import Claim, Pass
 from companion.rules.claims import Ruling, adjudicate
 from companion.rules.position import PLAYERS, Position, Variant

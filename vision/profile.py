@@ -20,9 +20,9 @@ import cv2
 import numpy as np
 
 from companion.i18n import _, ngettext
+from companion.records.safe_write import replacing
 from companion.rules.cards import parse_token
 from companion.rules.errors import NotationError
-from companion.safe_write import replacing
 from vision.deck_art import ALL_FACES, BAND_MM, Style, render_card
 from vision.mat import CARD_H, CARD_W
 from vision.types import FloatImage, Image

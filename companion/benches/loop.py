@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from companion.app import Companion, Options
-from companion.journal import Journal, read_journal
+from companion.records.journal import Journal, read_journal
 from companion.rules.position import Variant
 from companion.simtable import Script, Step, script_game
 from companion.simulate import Driver, DriveReport

@@ -31,7 +31,7 @@ from typing import cast
 
 from companion.app import Companion, Options
 from companion.benches.loop import TimedLights, Timing, opening, percentile, time_changes, watched
-from companion.journal import Journal, read_journal
+from companion.records.journal import Journal, read_journal
 from companion.rules.position import Variant
 from companion.simtable import script_game
 from companion.simulate import Driver

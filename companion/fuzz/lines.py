@@ -59,7 +59,7 @@ class _HostRig:
 
     def __init__(self) -> None:
         from companion.app import Companion
-        from companion.journal import Journal
+        from companion.records.journal import Journal
         from companion.rules.position import Player, Variant
         from companion.tracker import Tracker
         from companion.ui.terminal import NoView
@@ -172,7 +172,7 @@ def check_command(data: bytes, _folder: Path) -> str | None:
 
 def _game_in_progress() -> Any:
     from companion.app import Companion
-    from companion.journal import Journal
+    from companion.records.journal import Journal
     from companion.rules.position import Variant
     from companion.simtable import script_game
     from companion.tracker import TrackedEvent, Tracker

@@ -91,7 +91,7 @@ def _structured_json(data: bytes, rng: random.Random) -> bytes:
 
 # ---------------------------------------------------------------- the seeds
 def _finished_journal(folder: Path, seed: int) -> Path:
-    from companion.journal import Journal, variant_json
+    from companion.records.journal import Journal, variant_json
     from companion.rules.position import Variant
     from companion.simtable import script_game
     from companion.tracker import TrackedEvent, Tracker
@@ -125,7 +125,7 @@ def _position_seeds(_folder: Path) -> list[bytes]:
 
 def _record_seeds(folder: Path) -> list[bytes]:
     from companion.bots import GreedyBot
-    from companion.export import export_text
+    from companion.records.export import export_text
     from companion.rules.game import Dealer, GameState
     from companion.rules.position import Player
     from companion.rules.record import GameRecord
@@ -150,14 +150,14 @@ def _settings_seeds(_folder: Path) -> list[bytes]:
 
 # ---------------------------------------------------------------- the checks
 def check_position(data: bytes, folder: Path) -> str | None:
-    from companion.adjudicate import main
+    from companion.records.adjudicate import main
 
     path = _file(data, folder, "position.json")
     return answer(*run_main(main, [str(path)]), str(path))
 
 
 def check_record(data: bytes, folder: Path) -> str | None:
-    from companion.replay import main
+    from companion.records.replay import main
 
     path = _file(data, folder, "game.txt")
     return answer(*run_main(main, [str(path), "--quiet"]), str(path))
@@ -165,10 +165,10 @@ def check_record(data: bytes, folder: Path) -> str | None:
 
 def check_journal(data: bytes, folder: Path) -> str | None:
     """``replay``, ``replay --lenient``, and what ``play`` does with it at start."""
-    from companion.journal import Journal
-    from companion.replay import main
+    from companion.records.journal import Journal
+    from companion.records.replay import main
+    from companion.records.salvage import tracker_for
     from companion.run import _unfinished
-    from companion.salvage import tracker_for
 
     directory = folder / "journal"
     if directory.exists():

@@ -18,7 +18,7 @@ from typing import Any
 
 from companion.app import Companion
 from companion.i18n import EDITIONS, LANGUAGES, set_language
-from companion.journal import Journal
+from companion.records.journal import Journal
 from companion.rules.game import Ending, Outcome
 from companion.rules.position import Player, Variant
 from companion.snapshot import Reading, Snapshot, snapshot_of

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import pytest
 
 from companion import i18n
-from companion.adjudicate import main as adjudicate_main
-from companion.replay import main as replay_main
+from companion.records.adjudicate import main as adjudicate_main
+from companion.records.replay import main as replay_main
 
 
 @pytest.fixture(autouse=True)

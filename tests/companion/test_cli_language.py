@@ -14,8 +14,8 @@ from companion import i18n
 from companion.app import Companion
 from companion.cli import main as cli_main
 from companion.commands import run_command
-from companion.journal import Journal
-from companion.replay import main as replay_main
+from companion.records.journal import Journal
+from companion.records.replay import main as replay_main
 from companion.rules.position import Player, Variant
 from companion.run import main as play_main
 from companion.tracker import Tracker

@@ -128,7 +128,7 @@ def test_the_battlefield_setting_and_the_hundred_years_war_needing_tactics(tmp_p
 def test_a_battlefield_game_from_the_run_command(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     """--battlefield shuffled: the nine battlefield cards are laid first, then played on."""
-    from companion.journal import read_journal
+    from companion.records.journal import read_journal
     from companion.rules.actions import Place
     from companion.run import main
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.journal import Journal, read_journal, variant_json
-from companion.replay import main as replay_main
+from companion.records.journal import Journal, read_journal, variant_json
+from companion.records.replay import main as replay_main
 from companion.rules.position import Player, Variant
 from companion.run import main as play_main
 from companion.simtable import script_game

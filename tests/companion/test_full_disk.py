@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from companion.app import Companion
-from companion.journal import Journal, read_journal, variant_json
+from companion.records.journal import Journal, read_journal, variant_json
 from companion.rules.position import Variant
 from companion.simtable import Step, TruthSnapshots, script_game
 from companion.simulate import Driver

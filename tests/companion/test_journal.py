@@ -9,10 +9,10 @@ import pytest
 
 from companion.app import Companion
 from companion.bots import GreedyBot
-from companion.export import export_text
-from companion.export import main as export_main
-from companion.journal import Journal, JournalError, find_unfinished, read_journal
-from companion.replay import main as replay_main
+from companion.records.export import export_text
+from companion.records.export import main as export_main
+from companion.records.journal import Journal, JournalError, find_unfinished, read_journal
+from companion.records.replay import main as replay_main
 from companion.rules.actions import Claim
 from companion.rules.game import Dealer, GameState
 from companion.rules.position import Player, Variant

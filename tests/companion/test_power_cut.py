@@ -62,7 +62,7 @@ while True:
 """,
     "export": """
 import sys
-from companion.export import main
+from companion.records.export import main
 out, a, b = sys.argv[1:4]
 print("go", flush=True)
 while True:
@@ -157,7 +157,7 @@ def test_a_writer_in_place_is_caught_tearing(tmp_path: Path, two_profiles: tuple
 
 
 def test_exports_survive_a_pulled_plug(tmp_path: Path) -> None:
-    from companion.export import export_text
+    from companion.records.export import export_text
 
     a, b = _unfinished(tmp_path / "a", 30), _unfinished(tmp_path / "b", 40)
     out = tmp_path / "game.txt"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.journal import read_journal
+from companion.records.journal import read_journal
 from companion.simtable import script_game
 
 

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from companion import i18n
-from companion.adjudicate import main as adjudicate_main
 from companion.app import Companion
 from companion.commands import run_command
-from companion.journal import Journal
 from companion.messages import describe
-from companion.replay import main as replay_main
+from companion.records.adjudicate import main as adjudicate_main
+from companion.records.journal import Journal
+from companion.records.replay import main as replay_main
 from companion.rules.actions import Play
 from companion.rules.cards import parse_card
 from companion.rules.errors import IllegalAction, NotationError, NotYourTurn, Phrase

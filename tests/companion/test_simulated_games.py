@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from companion.app import Companion, Options
-from companion.export import export_text
-from companion.journal import Journal, read_journal, variant_json
-from companion.replay import replay
+from companion.records.export import export_text
+from companion.records.journal import Journal, read_journal, variant_json
+from companion.records.replay import replay
 from companion.rules.actions import Discard, Place, Remove
 from companion.rules.notation import dump_position
 from companion.rules.position import Variant

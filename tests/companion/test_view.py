@@ -7,7 +7,7 @@ from pathlib import Path
 
 from companion.app import Companion
 from companion.commands import run_command
-from companion.journal import Journal
+from companion.records.journal import Journal
 from companion.rules.position import Player, Variant
 from companion.snapshot import Snapshot, snapshot_of
 from companion.tracker import Tracker

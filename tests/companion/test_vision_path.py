@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from companion.app import Companion
-from companion.journal import Journal, read_journal
+from companion.records.journal import Journal, read_journal
 from companion.rules.position import Variant
 from companion.simtable import Script, script_game
 from companion.simulate import Driver

@@ -174,7 +174,7 @@ def test_the_bench_prints_a_line_per_surface(capsys: pytest.CaptureFixture[str])
 def test_the_fuzzer_finds_an_escape(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With parse_position as it was when the issue was filed (the JSON decoder's
     RecursionError let through), the position surface finds the traceback."""
-    import companion.adjudicate as adjudicate
+    import companion.records.adjudicate as adjudicate
 
     guarded = adjudicate.parse_position
 

@@ -318,7 +318,7 @@ def test_a_finger_on_a_turned_portrait_screen_reaches_the_flag_under_it(tmp_path
 def test_a_breakthrough_claimed_by_touch_shows_the_game_over_and_match_score(
     tmp_path: Path,
 ) -> None:
-    from companion.journal import Journal
+    from companion.records.journal import Journal
     from companion.rules.position import Variant
     from companion.snapshot import snapshot_of
     from companion.tracker import Tracker

@@ -4,7 +4,7 @@ A file is written beside its final name (same folder, so the rename cannot
 cross file systems), flushed and fsynced, renamed over the old one, and the
 folder fsynced so the rename itself is on the disk. Settings, deck profiles
 and exports are written this way; the journal appends and fsyncs each line
-(``companion.journal``) and uses ``fsync_dir`` for its new files.
+(``companion.records.journal``) and uses ``fsync_dir`` for its new files.
 """
 
 from __future__ import annotations

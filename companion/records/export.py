@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 
 from companion.i18n import ArgumentParser, _, ngettext, set_language
-from companion.journal import JournalError, event_from, line_of, read_journal
+from companion.records.journal import JournalError, event_from, line_of, read_journal
+from companion.records.safe_write import write_atomic
 from companion.rules.claims import Reason
 from companion.rules.table_record import TableEvent, TableRecord, result_text
-from companion.safe_write import write_atomic
 
 _REASONS = {r.value: r for r in Reason}
 

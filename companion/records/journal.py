@@ -30,13 +30,13 @@ from typing import Any, Final
 
 from companion.i18n import _
 from companion.messages import describe
+from companion.records.safe_write import fsync_dir, write_atomic
 from companion.rules.actions import Action, parse_action
 from companion.rules.battlefield import Setup
 from companion.rules.errors import NotationError
 from companion.rules.game import Ending, Outcome
 from companion.rules.notation import dump_position
 from companion.rules.position import Player, Position, Variant
-from companion.safe_write import fsync_dir, write_atomic
 from companion.tracker import TrackedEvent
 
 FORMAT: Final = "battleline-journal/1"

@@ -17,14 +17,14 @@ from pathlib import Path
 
 from companion.app import result_line
 from companion.i18n import ArgumentParser, _, ngettext, set_language
-from companion.journal import JournalError, line_of, read_journal
 from companion.messages import describe
+from companion.records.journal import JournalError, line_of, read_journal
+from companion.records.salvage import replayed_line, walk
 from companion.rules.errors import IllegalAction, NotationError
 from companion.rules.game import Outcome
 from companion.rules.position import Player
 from companion.rules.record import RECORD_FORMAT, parse_record
 from companion.rules.table_record import TABLE_RECORD_FORMAT, parse_table_record
-from companion.salvage import replayed_line, walk
 from companion.tracker import TrackedEvent, Tracker
 
 _TABLE_HEADER = f'[Format "{TABLE_RECORD_FORMAT}"]'

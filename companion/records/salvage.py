@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.i18n import _
-from companion.journal import (
+from companion.messages import describe
+from companion.records.journal import (
     JournalError,
     JournalRecord,
     cut_before,
@@ -24,7 +25,6 @@ from companion.journal import (
     line_of,
     read_journal,
 )
-from companion.messages import describe
 from companion.rules.errors import IllegalAction
 from companion.rules.notation import dump_position
 from companion.rules.position import Player
