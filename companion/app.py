@@ -16,11 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from companion.messages import N_, Message
-from companion.play import result_line
 from companion.records.journal import Journal
 from companion.rules.errors import RulesError
 from companion.rules.game import Ending, Outcome
 from companion.rules.position import PLAYERS, Player, Variant
+from companion.sim.botgame import result_line
 from companion.snapshot import Snapshot, SnapshotSource, SourceError
 from companion.status import FlagStatus, flag_statuses, lights_of
 from companion.tracker import ClaimResult, IssueKind, TrackedEvent, Tracker

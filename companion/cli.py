@@ -18,7 +18,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 # name -> (module with ``main(argv: list[str]) -> int``, one-line help, translated where shown)
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("companion.run", N_("run the companion (default): camera table, or the simulated one")),
-    "botgame": ("companion.play", N_("a seeded bot-vs-bot game in the terminal, rules engine only")),
+    "botgame": ("companion.sim.botgame", N_("a seeded bot-vs-bot game in the terminal, rules engine only")),
     "replay": ("companion.records.replay", N_("replay a game journal through tracker and rules")),
     "export": ("companion.records.export", N_("write a journal as a readable game record")),
     "adjudicate": ("companion.records.adjudicate", N_("rule on every flag of a position file")),

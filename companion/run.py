@@ -21,7 +21,6 @@ from companion.app import Companion, Options, ViewClosed, result_line, run_live,
 from companion.config import Choices, Config, ConfigError, config_path, detect, load_config
 from companion.i18n import _, ngettext, set_language, translation
 from companion.messages import N_, Message
-from companion.play import match_line
 from companion.records.journal import (
     Journal,
     JournalError,
@@ -38,8 +37,9 @@ from companion.rules.game import Outcome
 from companion.rules.match import Match
 from companion.rules.position import ClaimTiming, Edition, Player, Variant
 from companion.run_options import parser, with_arguments
-from companion.simtable import TruthSnapshots, script_game
-from companion.simulate import Driver, SimulatedTable
+from companion.sim.botgame import match_line
+from companion.sim.simtable import TruthSnapshots, script_game
+from companion.sim.simulate import Driver, SimulatedTable
 from companion.snapshot import SourceError
 from companion.tracker import Tracker, who
 from companion.ui.live_settings import LiveSettings

@@ -37,8 +37,8 @@ from typing import Any, cast
 from companion.app import Companion, Options
 from companion.records.journal import Journal, read_journal
 from companion.rules.position import Variant
-from companion.simtable import Script, Step, script_game
-from companion.simulate import Driver, DriveReport
+from companion.sim.simtable import Script, Step, script_game
+from companion.sim.simulate import Driver, DriveReport
 from companion.snapshot import Snapshot
 from companion.tracker import Tracker
 from companion.ui.terminal import NoView

@@ -23,12 +23,12 @@ from functools import partial
 from itertools import combinations
 from typing import TypeVar
 
-from companion.bots import GreedyBot
 from companion.rules.cards import COLOURS, TROOPS, Card, Tactic, Troop, troop
 from companion.rules.claims import adjudicate, rule_claim
 from companion.rules.formations import evaluate, troops_in
 from companion.rules.game import Dealer, GameState
 from companion.rules.position import Flag, Player, Position
+from companion.sim.bots import GreedyBot
 
 T = TypeVar("T")
 

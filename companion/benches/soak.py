@@ -33,8 +33,8 @@ from companion.app import Companion, Options
 from companion.benches.loop import TimedLights, Timing, opening, percentile, time_changes, watched
 from companion.records.journal import Journal, read_journal
 from companion.rules.position import Variant
-from companion.simtable import script_game
-from companion.simulate import Driver
+from companion.sim.simtable import script_game
+from companion.sim.simulate import Driver
 from companion.tracker import Tracker
 from companion.ui.terminal import NoView
 from hardware.config import LightsConfig

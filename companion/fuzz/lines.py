@@ -174,7 +174,7 @@ def _game_in_progress() -> Any:
     from companion.app import Companion
     from companion.records.journal import Journal
     from companion.rules.position import Variant
-    from companion.simtable import script_game
+    from companion.sim.simtable import script_game
     from companion.tracker import TrackedEvent, Tracker
     from companion.ui.terminal import NoView
     from hardware.config import LightsConfig

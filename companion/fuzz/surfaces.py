@@ -93,7 +93,7 @@ def _structured_json(data: bytes, rng: random.Random) -> bytes:
 def _finished_journal(folder: Path, seed: int) -> Path:
     from companion.records.journal import Journal, variant_json
     from companion.rules.position import Variant
-    from companion.simtable import script_game
+    from companion.sim.simtable import script_game
     from companion.tracker import TrackedEvent, Tracker
 
     script = script_game(seed)
@@ -117,18 +117,18 @@ def _journal_seeds(folder: Path) -> list[bytes]:
 
 def _position_seeds(_folder: Path) -> list[bytes]:
     from companion.rules.notation import dump_position
-    from companion.simtable import script_game
+    from companion.sim.simtable import script_game
 
     steps = script_game(3).steps
     return [json.dumps(dump_position(steps[i].position)).encode() for i in (5, 30, -1)]
 
 
 def _record_seeds(folder: Path) -> list[bytes]:
-    from companion.bots import GreedyBot
     from companion.records.export import export_text
     from companion.rules.game import Dealer, GameState
     from companion.rules.position import Player
     from companion.rules.record import GameRecord
+    from companion.sim.bots import GreedyBot
 
     table = export_text(_finished_journal(folder / "seeds", 4)).encode()
     record, state, dealer, bot = GameRecord(Player.NORTH), GameState.new(Player.NORTH), \

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.bots import GreedyBot, RandomBot
 from companion.rules.game import Dealer, GameState, card_count_ok
 from companion.rules.position import Player, Variant
+from companion.sim.bots import GreedyBot, RandomBot
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from companion.records.journal import Journal, read_journal, variant_json
 from companion.records.replay import main as replay_main
 from companion.rules.position import Player, Variant
 from companion.run import main as play_main
-from companion.simtable import script_game
+from companion.sim.simtable import script_game
 from companion.tracker import TrackedEvent, Tracker
 
 SEED = 21

@@ -24,8 +24,8 @@ import pytest
 from companion.app import Companion
 from companion.records.journal import Journal, read_journal, variant_json
 from companion.rules.position import Variant
-from companion.simtable import Step, TruthSnapshots, script_game
-from companion.simulate import Driver
+from companion.sim.simtable import Step, TruthSnapshots, script_game
+from companion.sim.simulate import Driver
 from companion.tracker import Tracker
 from companion.ui.terminal import TerminalView
 from hardware.config import LightsConfig

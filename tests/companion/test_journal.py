@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from companion.app import Companion
-from companion.bots import GreedyBot
 from companion.records.export import export_text
 from companion.records.export import main as export_main
 from companion.records.journal import Journal, JournalError, find_unfinished, read_journal
@@ -18,8 +17,9 @@ from companion.rules.game import Dealer, GameState
 from companion.rules.position import Player, Variant
 from companion.rules.record import GameRecord
 from companion.rules.table_record import parse_table_record, result_text
-from companion.simtable import TruthSnapshots, script_game
-from companion.simulate import Driver
+from companion.sim.bots import GreedyBot
+from companion.sim.simtable import TruthSnapshots, script_game
+from companion.sim.simulate import Driver
 from companion.tracker import Tracker
 from companion.ui.terminal import NoView
 from hardware.config import LightsConfig

@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from companion.bots import GreedyBot, RandomBot
-from companion.play import main, play_game
 from companion.rules.game import card_count_ok
+from companion.sim.botgame import main, play_game
+from companion.sim.bots import GreedyBot, RandomBot
 
 
 def test_a_seeded_game_is_reproducible_and_ends(capsys: pytest.CaptureFixture[str]) -> None:
@@ -41,3 +41,10 @@ def test_match_of_three_games_runs_from_the_console_script() -> None:
     )
     assert done.stdout.count("Match score:") == 3
     assert "Game 3" in done.stdout
+
+
+def test_help_names_the_command_a_player_typed(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.startswith("usage: battleline-companion botgame ")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from companion.records.journal import read_journal
-from companion.simtable import script_game
+from companion.sim.simtable import script_game
 
 
 def _command(journal: Path) -> list[str]:

@@ -14,8 +14,8 @@ from companion.rules.actions import Discard, Place, Remove
 from companion.rules.notation import dump_position
 from companion.rules.position import Variant
 from companion.rules.table_record import parse_table_record
-from companion.simtable import Script, TruthSnapshots, script_game, seeded_script
-from companion.simulate import Driver, DriveReport
+from companion.sim.simtable import Script, TruthSnapshots, script_game, seeded_script
+from companion.sim.simulate import Driver, DriveReport
 from companion.tracker import Tracker
 from companion.ui.terminal import NoView
 from hardware.config import LightsConfig
@@ -196,7 +196,7 @@ def test_a_card_read_on_top_of_one_missed_under_it_counts_right_and_a_misread_wr
 
 
 def test_the_games_figures_give_the_middle_games_median_read() -> None:
-    from companion.simulate import CONFIDENCE_BANDS, totals
+    from companion.sim.simulate import CONFIDENCE_BANDS, totals
 
     def game(read_ms: float | None) -> dict[str, object]:
         row: dict[str, object] = {key: 0 for key in (

@@ -14,7 +14,7 @@ as played.
 Frames are rendered only when the table changes (the still frame is served
 again in between; the frames of a hand laying a card are that photograph with
 an arm drawn over it) and only changed zones are read. One game takes about
-20 s of CPU on the 2-core development machine (``python -m companion.simulate
+20 s of CPU on the 2-core development machine (``python -m companion.sim.simulate
 --seeds 0-19`` prints each game's figures); the suite runs on both cores
 (pytest-xdist), so the 21 games add about 4 minutes.
 """
@@ -27,8 +27,8 @@ from pathlib import Path
 import pytest
 
 from companion.rules.position import Variant
-from companion.simtable import Script, script_game, seeded_script
-from companion.simulate import Deck, play_through_vision
+from companion.sim.simtable import Script, script_game, seeded_script
+from companion.sim.simulate import Deck, play_through_vision
 from vision.deck_art import ALL_FACES, CARD_H, CARD_W
 from vision.designs import design
 from vision.models.learnt import with_model
@@ -70,7 +70,7 @@ def test_the_opening_of_a_game_on_a_generated_design(tmp_path: Path) -> None:
     """``--design``: the table drawn with a generated design's art (cards of its own
     size, rendered in the worker process) and read with that deck's profile and
     learnt model. The profile is made from the art here (no photos: seconds, not the
-    minutes of enrolment); ``python -m companion.simulate --design held-03`` enrols."""
+    minutes of enrolment); ``python -m companion.sim.simulate --design held-03`` enrols."""
     art = design("tune", 0)
     assert art.card_mm != (CARD_W, CARD_H)
     cards = {face.token: art.render(face, 8.0) for face in ALL_FACES}

@@ -12,8 +12,8 @@ import pytest
 from companion.app import Companion
 from companion.records.journal import Journal, read_journal
 from companion.rules.position import Variant
-from companion.simtable import Script, script_game
-from companion.simulate import Driver
+from companion.sim.simtable import Script, script_game
+from companion.sim.simulate import Driver
 from companion.snapshot import UNKNOWN
 from companion.tracker import Tracker
 from companion.ui.terminal import NoView

@@ -14,7 +14,6 @@ import random
 
 import pytest
 
-from companion.bots import GreedyBot, RandomBot
 from companion.rules.battlefield import Setup
 from companion.rules.cards import Terrain
 from companion.rules.claims import adjudicate
@@ -22,6 +21,7 @@ from companion.rules.formations import troops_in
 from companion.rules.game import Dealer, GameState
 from companion.rules.notation import dump_position, dump_rulings, parse_position
 from companion.rules.position import Flag, Player, Position, Variant
+from companion.sim.bots import GreedyBot, RandomBot
 from tests.rules import oracle
 
 GAMES = 30

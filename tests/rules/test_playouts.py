@@ -13,7 +13,6 @@ import random
 
 import pytest
 
-from companion.bots import GreedyBot, RandomBot
 from companion.rules.actions import (
     Action,
     Betray,
@@ -37,6 +36,7 @@ from companion.rules.cards import ALL_CARDS, Terrain
 from companion.rules.errors import IllegalAction
 from companion.rules.game import Dealer, GameState, card_count_ok
 from companion.rules.position import Player, Variant
+from companion.sim.bots import GreedyBot, RandomBot
 
 from .gamekit import ClaimingBot
 

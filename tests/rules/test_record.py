@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from companion.bots import GreedyBot
 from companion.rules import errors
 from companion.rules.actions import Claim, Place
 from companion.rules.battlefield import Setup
@@ -25,6 +24,7 @@ from companion.rules.table_record import (
     parse_table_record,
     table_record_of,
 )
+from companion.sim.bots import GreedyBot
 
 from .gamekit import ClaimingBot
 

@@ -16,7 +16,6 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from companion.bots import BOTS, Bot
 from companion.rules.actions import (
     Action,
     Betray,
@@ -34,6 +33,7 @@ from companion.rules.battlefield import Setup
 from companion.rules.cards import Card, Tactic, Terrain
 from companion.rules.game import Dealer, GameState, Outcome
 from companion.rules.position import PLAYERS, Player, Position, Variant
+from companion.sim.bots import BOTS, Bot
 from companion.snapshot import UNKNOWN, Reading, Snapshot, SourceError
 
 Zones = dict[str, tuple[str, ...]]

@@ -33,7 +33,7 @@ from companion.records.journal import Journal, read_journal, variant_json
 from companion.rules.actions import Claim, Pass
 from companion.rules.claims import Ruling, adjudicate
 from companion.rules.position import PLAYERS, Position, Variant
-from companion.simtable import Script, Step, Zones, seeded_script
+from companion.sim.simtable import Script, Step, Zones, seeded_script
 from companion.snapshot import UNKNOWN, Snapshot
 from companion.tracker import DEFAULT_THRESHOLD, Tracker, ZoneName
 from companion.ui.terminal import NoView
@@ -480,7 +480,7 @@ def _seeds(text: str) -> list[int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m companion.simulate --seeds 0-19``: the vision games' figures, one JSON
+    """``python -m companion.sim.simulate --seeds 0-19``: the vision games' figures, one JSON
     line per game, then the totals (per design, then over all, with ``--design``)."""
     import argparse
     import json
@@ -489,7 +489,7 @@ def main(argv: list[str] | None = None) -> int:
     from companion.config import Config
 
     defaults = Config()
-    ap = argparse.ArgumentParser(prog="python -m companion.simulate",
+    ap = argparse.ArgumentParser(prog="python -m companion.sim.simulate",
                                  description="Seeded games through the real vision path.")
     ap.add_argument("--seeds", default="0-19", help="a range a-b or a list a,b,c (default 0-19)")
     ap.add_argument("--design", default="",

@@ -1,4 +1,4 @@
-"""``battleline-companion [play]``: a seeded bot-vs-bot game (or match) in the terminal.
+"""``battleline-companion botgame``: a seeded bot-vs-bot game (or match) in the terminal.
 
 Prints each turn, each claim with its ruling, the final table and the result.
 """
@@ -9,7 +9,6 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from companion.bots import BOTS, Bot
 from companion.i18n import N_, _, ngettext
 from companion.rules.actions import Action, Chance, Claim, Draw, EndTurn
 from companion.rules.claims import Ruling
@@ -17,6 +16,7 @@ from companion.rules.formations import Strength
 from companion.rules.game import Dealer, Ending, GameState, Outcome
 from companion.rules.match import Match
 from companion.rules.position import PLAYERS, Player, Position
+from companion.sim.bots import BOTS, Bot
 
 
 def describe_strength(strength: Strength | None) -> str:
@@ -94,7 +94,8 @@ def match_line(north: int, south: int) -> str:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
-        prog="battleline-companion play", description="Play seeded bot-vs-bot Battle Line games."
+        prog="battleline-companion botgame",
+        description="Play seeded bot-vs-bot Battle Line games.",
     )
     parser.add_argument("--seed", type=int, default=1, help="the dealer's seed (default 1)")
     parser.add_argument("--games", type=int, default=1, help="games in the match (default 1)")
