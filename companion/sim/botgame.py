@@ -5,32 +5,17 @@ Prints each turn, each claim with its ruling, the final table and the result.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 
-from companion.i18n import N_, _, ngettext
+from companion.i18n import N_, ArgumentParser, _, ngettext, set_language, translation
+from companion.messages import localized
 from companion.rules.actions import Action, Chance, Claim, Draw, EndTurn
-from companion.rules.claims import Ruling
-from companion.rules.formations import Strength
 from companion.rules.game import Dealer, Ending, GameState, Outcome
 from companion.rules.match import Match
 from companion.rules.position import PLAYERS, Player, Position
+from companion.ruling_words import describe_ruling
 from companion.sim.bots import BOTS, Bot
-
-
-def describe_strength(strength: Strength | None) -> str:
-    if strength is None:
-        return "incomplete"
-    return f"{strength.formation.token} {strength.total}"
-
-
-def describe_ruling(ruling: Ruling) -> str:
-    verdict = "granted" if ruling.granted else "refused"
-    text = f"{verdict}: {ruling.reason.value} ({describe_strength(ruling.strength)})"
-    if ruling.counterexample:
-        text += f"; the opponent could add {' '.join(t.token for t in ruling.counterexample)}"
-    return text
 
 
 def board_lines(position: Position) -> list[str]:
@@ -38,10 +23,13 @@ def board_lines(position: Position) -> list[str]:
     lines = []
     for number, flag in enumerate(position.flags, start=1):
         env = "".join(f" {t.token}" for t in flag.environment)
-        held = f"  [{flag.claimed_by}]" if flag.claimed_by else ""
+        held = "" if flag.claimed_by is None else "  [{}]".format(
+            _("north") if flag.claimed_by is Player.NORTH else _("south"))
         north = " ".join(c.token for c in flag.north) or "-"
         south = " ".join(c.token for c in flag.south) or "-"
-        lines.append(f"  flag {number}{env:<8} north {north:<16} south {south:<16}{held}")
+        flag_word = _("flag {flag}").format(flag=number)
+        lines.append(f"  {flag_word}{env:<8} {_('north')} {north:<16} {_('south')} {south:<16}"
+                     f"{held}")
     return lines
 
 
@@ -65,12 +53,12 @@ def play_game(
         player = state.player
         action: Action = bots[player].choose(state)
         if isinstance(action, Claim):
-            out(
-                f"    {player} claims flag {action.flag + 1}: {describe_ruling(state.rule(action.flag))}"
-            )
+            out(f"    {localized(describe_ruling(state.rule(action.flag)), translation())}")
         elif not isinstance(action, Draw | EndTurn | Chance) and state.phase.value == "play":
             turn += 1
-            out(f"turn {turn:>3}  {player:<5} {action.notation()}")
+            side = _("north") if player is Player.NORTH else _("south")
+            out(_("turn {turn}: {side} {play}").format(turn=turn, side=side,
+                                                     play=action.notation()))
         state = state.apply(action)
     return state
 
@@ -93,15 +81,17 @@ def match_line(north: int, south: int) -> str:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
-        prog="battleline-companion botgame",
-        description="Play seeded bot-vs-bot Battle Line games.",
-    )
-    parser.add_argument("--seed", type=int, default=1, help="the dealer's seed (default 1)")
-    parser.add_argument("--games", type=int, default=1, help="games in the match (default 1)")
-    parser.add_argument("--north", choices=sorted(BOTS), default="greedy")
-    parser.add_argument("--south", choices=sorted(BOTS), default="greedy")
-    parser.add_argument("--quiet", action="store_true", help="print only results")
+    set_language("auto")  # the system's: a bot game reads no settings
+    parser = ArgumentParser(prog="battleline-companion botgame",
+                            description=_("Play seeded bot-vs-bot Battle Line games."))
+    parser.add_argument("--seed", type=int, default=1, help=_("the dealer's seed (default 1)"))
+    parser.add_argument("--games", type=int, default=1,
+                        help=_("games in the match (default 1)"))
+    parser.add_argument("--north", choices=sorted(BOTS), default="greedy",
+                        help=_("north's bot (default greedy)"))
+    parser.add_argument("--south", choices=sorted(BOTS), default="greedy",
+                        help=_("south's bot (default greedy)"))
+    parser.add_argument("--quiet", action="store_true", help=_("print only results"))
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(_("--games must be at least 1"))

@@ -4,20 +4,31 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import pytest
 
+from companion import i18n
 from companion.rules.game import card_count_ok
 from companion.sim.botgame import main, play_game
 from companion.sim.bots import GreedyBot, RandomBot
 
 
-def test_a_seeded_game_is_reproducible_and_ends(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.fixture
+def english_again() -> Iterator[None]:
+    yield
+    i18n.set_language("en")
+
+
+def test_a_seeded_game_is_reproducible_and_ends(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        english_again: None) -> None:
+    monkeypatch.setenv("LANGUAGE", "en")
     assert main(["--seed", "11"]) == 0
     first = capsys.readouterr().out
     assert main(["--seed", "11"]) == 0
     assert capsys.readouterr().out == first
-    assert "turn   1" in first and " claims flag " in first and ": granted: " in first
+    assert "turn 1: " in first and " claims flag " in first and ": granted — " in first
     assert "wins by" in first or "Draw:" in first
     assert "Match score: north" in first
 
@@ -43,8 +54,36 @@ def test_match_of_three_games_runs_from_the_console_script() -> None:
     assert "Game 3" in done.stdout
 
 
-def test_help_names_the_command_a_player_typed(capsys: pytest.CaptureFixture[str]) -> None:
+def test_help_names_the_command_a_player_typed(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        english_again: None) -> None:
+    monkeypatch.setenv("LANGUAGE", "en")
     with pytest.raises(SystemExit) as done:
         main(["--help"])
     assert done.value.code == 0
     assert capsys.readouterr().out.startswith("usage: battleline-companion botgame ")
+
+
+def test_a_game_speaks_the_systems_language(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        english_again: None) -> None:
+    monkeypatch.setenv("LANGUAGE", "cs")
+    assert main(["--seed", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "Hra 1 (semínko 3, začíná jih)"
+    assert out[1].startswith("tah 1: jih ")
+    # A claim's ruling as the tracker says it, with its reason and the formation's name.
+    assert any(line.strip().startswith("sever uplatňuje nárok na prapor 7: uznán — ")
+               and line.endswith("(Falanga 15)") for line in out)
+    assert out[-1] == "Skóre zápasu: sever 4, jih 5"
+
+
+def test_help_is_in_the_systems_language(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        english_again: None) -> None:
+    monkeypatch.setenv("LANGUAGE", "ru")
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    help_text = capsys.readouterr().out
+    assert help_text.startswith("использование: battleline-companion botgame")
+    assert "зерно раздачи (по умолчанию 1)" in help_text
