@@ -16,6 +16,12 @@ from companion.rules.match import Match
 from companion.rules.position import PLAYERS, Player, Position
 from companion.ruling_words import describe_ruling
 from companion.sim.bots import BOTS, Bot
+from companion.zones import who
+
+
+def side_word(player: Player) -> str:
+    """A player's name in the language shown, as the tracker says it."""
+    return localized(who(player), translation())
 
 
 def board_lines(position: Position) -> list[str]:
@@ -23,13 +29,12 @@ def board_lines(position: Position) -> list[str]:
     lines = []
     for number, flag in enumerate(position.flags, start=1):
         env = "".join(f" {t.token}" for t in flag.environment)
-        held = "" if flag.claimed_by is None else "  [{}]".format(
-            _("north") if flag.claimed_by is Player.NORTH else _("south"))
+        held = "" if flag.claimed_by is None else f"  [{side_word(flag.claimed_by)}]"
         north = " ".join(c.token for c in flag.north) or "-"
         south = " ".join(c.token for c in flag.south) or "-"
         flag_word = _("flag {flag}").format(flag=number)
-        lines.append(f"  {flag_word}{env:<8} {_('north')} {north:<16} {_('south')} {south:<16}"
-                     f"{held}")
+        lines.append(f"  {flag_word}{env:<8} {side_word(Player.NORTH)} {north:<16} "
+                     f"{side_word(Player.SOUTH)} {south:<16}{held}")
     return lines
 
 
@@ -56,8 +61,7 @@ def play_game(
             out(f"    {localized(describe_ruling(state.rule(action.flag)), translation())}")
         elif not isinstance(action, Draw | EndTurn | Chance) and state.phase.value == "play":
             turn += 1
-            side = _("north") if player is Player.NORTH else _("south")
-            out(_("turn {turn}: {side} {play}").format(turn=turn, side=side,
+            out(_("turn {turn}: {side} {play}").format(turn=turn, side=side_word(player),
                                                      play=action.notation()))
         state = state.apply(action)
     return state
@@ -68,7 +72,7 @@ def result_line(outcome: Outcome) -> str:
     north, south = outcome.flags
     if outcome.winner is None:
         return ngettext("Draw: {n} flag each.", "Draw: {n} flags each.", north).format(n=north)
-    side = _("north") if outcome.winner is Player.NORTH else _("south")
+    side = side_word(outcome.winner)
     template = {
         Ending.BREAKTHROUGH: N_("{side} wins by breakthrough ({north}–{south} in flags)."),
         Ending.ENVELOPMENT: N_("{side} wins by envelopment ({north}–{south} in flags)."),
@@ -100,9 +104,8 @@ def main(argv: list[str]) -> int:
     match = Match()
     for game in range(args.games):
         seed, first = args.seed + game, match.next_first
-        side = _("north") if first is Player.NORTH else _("south")
         print(_("Game {k} (seed {seed}, {side} plays first)").format(
-            k=game + 1, seed=seed, side=side))
+            k=game + 1, seed=seed, side=side_word(first)))
         bots = {p: BOTS[getattr(args, p.value)](seed * 2 + i) for i, p in enumerate(PLAYERS)}
         state = play_game(bots[Player.NORTH], bots[Player.SOUTH], seed=seed, first=first, out=out)
         assert state.outcome is not None
