@@ -28,6 +28,7 @@ no read left out is wrong at any seed.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from collections import Counter
@@ -41,12 +42,14 @@ from numpy.typing import NDArray
 from sklearn.linear_model import LogisticRegression
 
 from vision.bench import decks
+from vision.bench.classic import frame_size
 from vision.calibrate import Calibrator
 from vision.designs import design
 from vision.models.band_model import BandModel
 from vision.read import Reader
 from vision.reading import classify, result
 from vision.reading.trust import NAME_AT, evidence, of_evidence, outside
+from vision.simulated.camera_model import FRAME_SIZE
 from vision.simulated.synth import room_scene, room_seed
 from vision.types import FloatImage
 
@@ -59,9 +62,11 @@ SEED = 1187
 
 
 def collect(index: int, scenes: int, seed: int = SEED, model_seed: int = 0,
-            photo_size: tuple[int, int] = decks.PHOTO_SIZE) -> list[dict[str, Any]]:
+            photo_size: tuple[int, int] = decks.PHOTO_SIZE,
+            frame_size: tuple[int, int] = FRAME_SIZE) -> list[dict[str, Any]]:
     """One tuning design's reads, its band model trained at ``model_seed``:
-    evidence, right or not (its enrolment photos ``photo_size`` px)."""
+    evidence, right or not (its enrolment photos ``photo_size`` px, its tables
+    photographed at ``frame_size`` px)."""
     art = design("tune", index)
     profile, _ = decks.enrol(art, np.random.default_rng([seed, 1, index]), photo_size)
     if profile is None:
@@ -82,7 +87,8 @@ def collect(index: int, scenes: int, seed: int = SEED, model_seed: int = 0,
     with mock.patch.object(classify, "trust", record), mock.patch.object(classify, "NAME_AT", 0.0), \
             mock.patch.object(result, "unique_tokens", list):
         for i in range(scenes):
-            table, frames = room_scene(room_seed(seed, art.name, i), art, 1)
+            table, frames = room_scene(room_seed(seed, art.name, i), art, 1,
+                                       frame_size=frame_size)
             log.clear()
             res = reader.read(frames[0].image, Calibrator().update(frames[0].image))
             for card in table.cards:
@@ -96,8 +102,15 @@ def collect(index: int, scenes: int, seed: int = SEED, model_seed: int = 0,
                 if dist > MATCH_MM or not 0 <= k < len(log):
                     continue
                 out.append({"design": art.name, "scene": i, "model_seed": model_seed,
+                            "frame_size": list(frame_size),
                             "evidence": log[k].tolist(), "right": got.token == card.token})
     return out
+
+
+def collect_sized(frame_size: tuple[int, int], index: int, scenes: int, seed: int,
+                  model_seed: int) -> list[dict[str, Any]]:
+    """``collect`` with the rooms photographed at ``frame_size`` (for the workers' map)."""
+    return collect(index, scenes, seed, model_seed, frame_size=frame_size)
 
 
 def seed_list(text: str) -> list[int]:
@@ -190,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model-seeds", type=seed_list, default=[0],
                     help="the band models' training seeds, comma-separated: the rooms are "
                          "read once per seed, the first fitted, the bar kept at every one")
+    ap.add_argument("--frame-size", type=frame_size, default=FRAME_SIZE,
+                    help="the rooms photographed at this size, e.g. 4608x2592 (default "
+                         "{}x{}: the camera's main stream)".format(*FRAME_SIZE))
     args = ap.parse_args(argv)
     seeds = args.model_seeds
     if args.rows and args.rows.exists():
@@ -200,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
         todo += [(i, args.check_scenes, SEED, m) for m in seeds
                  for i in range(end, end + args.check)]
         with ProcessPoolExecutor(args.jobs) as pool:
-            rows = [r for got in pool.map(collect, *zip(*todo, strict=True)) for r in got]
+            rows = [r for got in pool.map(functools.partial(collect_sized, args.frame_size),
+                                          *zip(*todo, strict=True)) for r in got]
         if args.rows:
             args.rows.write_text(json.dumps(rows))
     if args.audit:

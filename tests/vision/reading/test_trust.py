@@ -280,3 +280,27 @@ def test_the_refit_collects_every_read_of_a_tuning_room_with_whether_it_was_righ
     assert 0.7 * len(table.cards) <= len(rows) <= len(table.cards)
     assert all(len(r["evidence"]) == len(WEIGHTS) and r["design"] == "tune-00" for r in rows)
     assert sum(r["right"] for r in rows) >= 0.8 * len(rows)
+
+
+def test_the_rooms_are_photographed_at_the_frame_size_asked(tmp_path, monkeypatch, capsys):
+    """``--frame-size 4608x2592``: each design's rooms are read at that size (the trust
+    measured on sharper frames than the main stream's); a size that is none is refused
+    with what was wrong."""
+    from vision.bench import trust_fit
+
+    def collect(index, scenes, seed, model_seed, frame_size):
+        rng = np.random.default_rng(index)
+        return [dict(_row(f"tune-{index}", right, rng), frame_size=list(frame_size))
+                for right in [True] * 8 + [False] * 2]
+
+    monkeypatch.setattr(trust_fit, "collect", collect)
+    path = tmp_path / "rows.json"
+    assert trust_fit.main(["--first-design", "200", "--designs", "2", "--audit",
+                           "--frame-size", "4608x2592", "--rows", str(path)]) in (0, 1)
+    rows = json.loads(path.read_text())
+    assert {r["design"] for r in rows} == {"tune-200", "tune-201"}
+    assert all(r["frame_size"] == [4608, 2592] for r in rows)
+    with pytest.raises(SystemExit) as bad:
+        trust_fit.main(["--frame-size", "big"])
+    assert bad.value.code == 2
+    assert "'big' is not a frame size in pixels" in capsys.readouterr().err
