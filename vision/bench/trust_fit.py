@@ -23,6 +23,9 @@ no read left out is wrong at any seed.
 
     python -m vision.bench.trust_fit --designs 8 --scenes 10 --check 12 [--model-seeds 0,1,2] [--rows reads.json] [--jobs 2]
     python -m vision.bench.trust_fit --first-design 200 --designs 24 --scenes 6 --audit [--rows reads.json]
+
+``--frame-size 4608x2592`` photographs the rooms at another size than the camera's
+main stream (the reads record it).
 """
 
 from __future__ import annotations
