@@ -92,11 +92,12 @@ def run(scenes: int, frames: int, seed: int, failures: bool = False) -> dict[str
                 continue
             calibrated, before = time.thread_time(), dict(reader.laps.ms)
             res = reader.read(frame.image, calib)
+            done = time.thread_time()
             if f == 0:
-                ms.append((time.thread_time() - c0) * 1000)
+                ms.append((done - c0) * 1000)
                 wall.append((time.perf_counter() - t0) * 1000)
                 steps["calibration"] += (calibrated - c0) * 1000
-                charge(steps, reader.laps, before)
+                charge(steps, reader.laps, before, (done - calibrated) * 1000)
             got = res.zones()
             reads.append(got)
             guesses.append(res.guesses())

@@ -29,11 +29,18 @@ class Laps:
         self._at = now
 
 
-def charge(steps: defaultdict[str, float], laps: Laps, before: Mapping[str, float]) -> None:
+def charge(steps: defaultdict[str, float], laps: Laps, before: Mapping[str, float],
+           read_ms: float) -> None:
     """Add to ``steps`` what each of the reader's steps took since ``before`` (a copy
-    of ``laps.ms`` taken then): one read's share of its running tally."""
+    of ``laps.ms`` taken then): one read's share of its running tally; and, as
+    ``rest``, what the read of ``read_ms`` spent outside its steps (entering it,
+    making its result), so the steps add up to the frame."""
+    charged = 0.0
     for step, t in laps.ms.items():
-        steps[step] += t - before.get(step, 0.0)
+        spent = t - before.get(step, 0.0)
+        steps[step] += spent
+        charged += spent
+    steps["rest"] += max(read_ms - charged, 0.0)
 
 
 def by_step(steps: Mapping[str, float], frames: int) -> dict[str, float]:
