@@ -312,7 +312,7 @@ class Tracker:
         where the guess is not a card, is a card the record holds at another zone, is
         read by name here, or is guessed twice here (a card lies in one place)."""
         held = {t for z, cards in self.state.zones.items() if z != zone for t in cards}
-        held |= {r.token for r in readings if r.token != UNKNOWN}
+        held |= {_card_token(r.token) or r.token for r in readings if r.token != UNKNOWN}
         guessed = [_card_token(r.guess) if r.token == UNKNOWN and r.guess else None
                    for r in readings]
         counts = Counter(g for g in guessed if g is not None)

@@ -31,7 +31,6 @@ main stream (the reads record it).
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import sys
 from collections import Counter
@@ -108,12 +107,6 @@ def collect(index: int, scenes: int, seed: int = SEED, model_seed: int = 0,
                             "frame_size": list(frame_size),
                             "evidence": log[k].tolist(), "right": got.token == card.token})
     return out
-
-
-def collect_sized(frame_size: tuple[int, int], index: int, scenes: int, seed: int,
-                  model_seed: int) -> list[dict[str, Any]]:
-    """``collect`` with the rooms photographed at ``frame_size`` (for the workers' map)."""
-    return collect(index, scenes, seed, model_seed, frame_size=frame_size)
 
 
 def seed_list(text: str) -> list[int]:
@@ -215,12 +208,12 @@ def main(argv: list[str] | None = None) -> int:
         rows = json.loads(args.rows.read_text())
     else:
         first, end = args.first_design, args.first_design + args.designs
-        todo = [(i, args.scenes, SEED, m) for m in seeds for i in range(first, end)]
-        todo += [(i, args.check_scenes, SEED, m) for m in seeds
+        size = (decks.PHOTO_SIZE, args.frame_size)
+        todo = [(i, args.scenes, SEED, m, *size) for m in seeds for i in range(first, end)]
+        todo += [(i, args.check_scenes, SEED, m, *size) for m in seeds
                  for i in range(end, end + args.check)]
         with ProcessPoolExecutor(args.jobs) as pool:
-            rows = [r for got in pool.map(functools.partial(collect_sized, args.frame_size),
-                                          *zip(*todo, strict=True)) for r in got]
+            rows = [r for got in pool.map(collect, *zip(*todo, strict=True)) for r in got]
         if args.rows:
             args.rows.write_text(json.dumps(rows))
     if args.audit:

@@ -282,18 +282,21 @@ def test_the_refit_collects_every_read_of_a_tuning_room_with_whether_it_was_righ
     assert sum(r["right"] for r in rows) >= 0.8 * len(rows)
 
 
+def _sized_rows(index, scenes, seed, model_seed, photo_size, frame_size):
+    """``collect``'s stand-in (module level: the workers are handed it by name): a
+    design's reads, each saying the size its room was photographed at."""
+    rng = np.random.default_rng(index)
+    return [dict(_row(f"tune-{index}", right, rng), frame_size=list(frame_size))
+            for right in [True] * 8 + [False] * 2]
+
+
 def test_the_rooms_are_photographed_at_the_frame_size_asked(tmp_path, monkeypatch, capsys):
     """``--frame-size 4608x2592``: each design's rooms are read at that size (the trust
     measured on sharper frames than the main stream's); a size that is none is refused
     with what was wrong."""
     from vision.bench import trust_fit
 
-    def collect(index, scenes, seed, model_seed, frame_size):
-        rng = np.random.default_rng(index)
-        return [dict(_row(f"tune-{index}", right, rng), frame_size=list(frame_size))
-                for right in [True] * 8 + [False] * 2]
-
-    monkeypatch.setattr(trust_fit, "collect", collect)
+    monkeypatch.setattr(trust_fit, "collect", _sized_rows)
     path = tmp_path / "rows.json"
     assert trust_fit.main(["--first-design", "200", "--designs", "2", "--audit",
                            "--frame-size", "4608x2592", "--rows", str(path)]) in (0, 1)
