@@ -5,7 +5,9 @@ card, 12 MP JPEG, on one table), then enrolled as ``enroll --from-dir`` enrols i
 the cards found in their photos, the deck squared and balanced, its models learnt.
 A photo refused, or a card the deck's layout says was cut off, is shot again on
 another table first, as the refusal asks.
-The issue's budget is three minutes on a Pi 4: run this there to measure it.
+The issue's budget is three minutes on a Pi 4: run this there to measure it. It also
+says how true the deck came out against the design's own drawing (``enrol_truth``):
+how far off its place each card was cut, and how far its colours lie from the print.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.bench.enrol_truth import deck_truth, summary
 from vision.deck_art import ALL_FACES
 from vision.designs import DeckDesign, design
 from vision.enrolment.enroll import OutlinesOff, enrol_photo, enroll_from_dir
@@ -106,5 +109,7 @@ def main(argv: list[str]) -> int:
                       "cards_enrolled": len(profile.tokens), "jobs": jobs, "cores": cores(),
                       "machine": platform.machine(),
                       "photos_to_profile_s": round(t1 - t0, 1),
-                      "models_s": round(t2 - t1, 1), "enrol_s": round(t2 - t0, 1)}))
+                      "models_s": round(t2 - t1, 1), "enrol_s": round(t2 - t0, 1),
+                      # How true the deck came out: where each card was cut, its colours.
+                      **summary(deck_truth(profile, ns.design))}))
     return 0
