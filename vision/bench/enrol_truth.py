@@ -69,8 +69,7 @@ def card_truth(token: str, top: Image, drawn: Image) -> CardTruth:
     diff = (_lab(top[m:h - m, m:w - m]) - _lab(laid)).reshape(-1, 3)[:, 1:]
     error = float(np.linalg.norm(np.median(diff, axis=0)))
     return CardTruth(token, (round(float(off[0]), 2), round(float(off[1]), 2)),
-                     round(float(best), 3),
-                     round(error, 2))
+                     round(float(best), 3), round(error, 2))
 
 
 def deck_truth(profile: DeckProfile, art: CardArt) -> list[CardTruth]:
