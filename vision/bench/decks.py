@@ -25,6 +25,7 @@ from typing import Literal
 import cv2
 import numpy as np
 
+from vision.bench.enrol_truth import deck_truth
 from vision.bench.scoring import Tally, offers, outcomes, reliability, score
 from vision.calibrate import CalibrationError, Calibrator
 from vision.deck_art import ALL_FACES, CardArt
@@ -128,6 +129,9 @@ def run_design(art: CardArt, scenes: int, frames: int, seed: int,
     cv2.setNumThreads(1)
     profile, refused = enrol_seeded(art, seed, photo_size)
     tally = Tally(enrol_refused=refused, enrolled=len(profile.tokens) if profile else 0)
+    truth = deck_truth(profile, art) if profile else []
+    tally.colour_errors = [c.colour_error for c in truth]
+    tally.outline_offs = [c.off for c in truth]
     # A deck that could not be enrolled reads nothing: every card is missed.
     reader = Reader(with_model(profile)) if profile else None
     for i in range(scenes):

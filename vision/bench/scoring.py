@@ -13,6 +13,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from vision.position import UNKNOWN
 
 # Confidence levels the reliability table is given at: up to and past the learnt
@@ -94,6 +96,9 @@ class Tally:
     offered: int = 0
     offered_right: int = 0
     named: list[tuple[float, bool]] = field(default_factory=list)  # every frame's
+    # Per enrolled card, against its design's drawing (``enrol_truth``).
+    colour_errors: list[float] = field(default_factory=list)
+    outline_offs: list[float] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
         for name in ("cards", "right_single", "right_voted", "wrong_single", "wrong_voted",
@@ -102,6 +107,8 @@ class Tally:
                      "offered_right"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.named += other.named
+        self.colour_errors += other.colour_errors
+        self.outline_offs += other.outline_offs
 
     def figures(self) -> dict[str, object]:
         n = max(self.cards, 1)
@@ -122,7 +129,20 @@ class Tally:
             "failed_calibrations": self.failed_calibrations,
             "enrol_refused_photos": self.enrol_refused,
             "cards_enrolled": self.enrolled,
+            # How true the enrolled cards came out (``enrol_truth``): colour error, Lab
+            # a*b*, and how far off its place each card was cut, mm.
+            "enrol_colour_error_median": _median(self.colour_errors),
+            "enrol_colour_error_p90": _quantile(self.colour_errors, 0.9),
+            "enrol_outline_off_mm_p90": _quantile(self.outline_offs, 0.9),
         }
+
+
+def _median(values: Sequence[float]) -> float | None:
+    return round(float(np.median(values)), 2) if len(values) else None
+
+
+def _quantile(values: Sequence[float], q: float) -> float | None:
+    return round(float(np.quantile(values, q)), 2) if len(values) else None
 
 
 def reliability(named: Sequence[tuple[float, bool]],

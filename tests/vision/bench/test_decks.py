@@ -28,8 +28,11 @@ def test_a_design_is_enrolled_from_photos_and_every_laid_card_is_counted():
     laid = sum(len(v) for v in table.zones.values())
     figures = tally.figures()
     assert figures["cards"] == laid > 0
-    # Every photo was taken (a refused one is shot again), so the profile holds the deck.
-    assert figures["cards_enrolled"] == 79
+    # Every photo was taken (a refused one is shot again), so the profile holds the deck,
+    # and how true it came out is measured against the design's drawing.
+    assert figures["cards_enrolled"] == 79 == len(tally.colour_errors)
+    assert figures["enrol_outline_off_mm_p90"] < 1.0  # type: ignore[operator]
+    assert 0 < figures["enrol_colour_error_median"] < 8.0  # type: ignore[operator]
     assert 0 <= figures["single_frame_accuracy"] <= 1 and len(ms) == 1
     # The scene counts among the sharp ones as the product measures its first frame.
     soft = blur_mm(frames[0].image, Calibrator().update(frames[0].image))

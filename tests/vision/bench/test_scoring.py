@@ -1,6 +1,8 @@
 """The benches' arithmetic: what counts as right, wrong and how sure."""
 
-from vision.bench.scoring import offers, outcomes, reliability, score
+import pytest
+
+from vision.bench.scoring import Tally, offers, outcomes, reliability, score
 from vision.position import UNKNOWN
 
 
@@ -33,3 +35,13 @@ def test_an_offer_is_right_while_its_zone_holds_the_card_not_named_there():
     # An offer of the card a read named there already is no second card.
     assert offers(truth, got, {"a": [None, "R7"], "b": [None]}) == (1, 0)
     assert offers(truth, got, {"a": [None, None]}) == (0, 0)
+
+
+def test_the_enrolment_figures_are_over_every_design_added():
+    a = Tally(colour_errors=[1.0, 2.0], outline_offs=[0.1, 0.2])
+    b = Tally(colour_errors=[9.0], outline_offs=[2.0])
+    a.add(b)
+    figures = a.figures()
+    assert figures["enrol_colour_error_median"] == 2.0
+    assert figures["enrol_outline_off_mm_p90"] == pytest.approx(1.64)
+    assert Tally().figures()["enrol_colour_error_median"] is None  # a deck not enrolled
