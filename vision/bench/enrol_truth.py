@@ -16,6 +16,7 @@ from typing import Final
 import cv2
 import numpy as np
 
+from vision.bench.scoring import quantile
 from vision.deck_art import ALL_FACES, CardArt
 from vision.profile import TPL_PX, DeckProfile
 from vision.types import FloatImage, Image
@@ -87,12 +88,11 @@ def summary(cards: list[CardTruth], worst: int = 5) -> dict[str, object]:
     most) and the cards worst at each."""
     if not cards:
         return {}
-    off = np.array([c.off for c in cards])
-    col = np.array([c.colour_error for c in cards])
+    off = [c.off for c in cards]
+    col = [c.colour_error for c in cards]
 
-    def spread(v: FloatImage) -> dict[str, float]:
-        return {"median": round(float(np.median(v)), 2), "p90": round(float(np.quantile(v, 0.9)), 2),
-                "max": round(float(v.max()), 2)}
+    def spread(v: list[float]) -> dict[str, float | None]:
+        return {"median": quantile(v, 0.5), "p90": quantile(v, 0.9), "max": round(max(v), 2)}
 
     return {"outline_off_mm": spread(off),
             "outline_worst": [[c.token, round(c.off, 2)] for c in

@@ -131,17 +131,14 @@ class Tally:
             "cards_enrolled": self.enrolled,
             # How true the enrolled cards came out (``enrol_truth``): colour error, Lab
             # a*b*, and how far off its place each card was cut, mm.
-            "enrol_colour_error_median": _median(self.colour_errors),
-            "enrol_colour_error_p90": _quantile(self.colour_errors, 0.9),
-            "enrol_outline_off_mm_p90": _quantile(self.outline_offs, 0.9),
+            "enrol_colour_error_median": quantile(self.colour_errors, 0.5),
+            "enrol_colour_error_p90": quantile(self.colour_errors, 0.9),
+            "enrol_outline_off_mm_p90": quantile(self.outline_offs, 0.9),
         }
 
 
-def _median(values: Sequence[float]) -> float | None:
-    return round(float(np.median(values)), 2) if len(values) else None
-
-
-def _quantile(values: Sequence[float], q: float) -> float | None:
+def quantile(values: Sequence[float], q: float) -> float | None:
+    """The ``q`` quantile of ``values`` to two places (``None``: no values)."""
     return round(float(np.quantile(values, q)), 2) if len(values) else None
 
 

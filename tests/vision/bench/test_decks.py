@@ -31,8 +31,8 @@ def test_a_design_is_enrolled_from_photos_and_every_laid_card_is_counted():
     # Every photo was taken (a refused one is shot again), so the profile holds the deck,
     # and how true it came out is measured against the design's drawing.
     assert figures["cards_enrolled"] == 79 == len(tally.colour_errors)
-    assert figures["enrol_outline_off_mm_p90"] < 1.0  # type: ignore[operator]
-    assert 0 < figures["enrol_colour_error_median"] < 8.0  # type: ignore[operator]
+    assert figures["enrol_outline_off_mm_p90"] < 1.0
+    assert 0 < figures["enrol_colour_error_median"] < 8.0
     assert 0 <= figures["single_frame_accuracy"] <= 1 and len(ms) == 1
     # The scene counts among the sharp ones as the product measures its first frame.
     soft = blur_mm(frames[0].image, Calibrator().update(frames[0].image))
@@ -117,7 +117,8 @@ def test_bench_enrol_times_a_whole_deck_enrolled_on_the_workers(capsys):
     assert got["enrol_s"] == pytest.approx(got["photos_to_profile_s"] + got["models_s"], abs=0.15)
     assert got["models_s"] > 0 and got["photos_to_profile_s"] > 0
     # And how true the deck came out against the design's drawing: cut to within a
-    # fraction of a millimetre, its colours within several Lab (tune-01 at this photo size: 5.7), the worst named.
+    # fraction of a millimetre, its colours within several Lab (tune-01 at this photo
+    # size: 5.7), the worst cards named.
     assert got["outline_off_mm"]["median"] < 0.5 and got["colour_error_lab"]["median"] < 8.0
     assert len(got["colour_worst"]) == 5 and len(got["outline_worst"]) == 5
 
